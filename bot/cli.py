@@ -1,0 +1,220 @@
+"""`denpex`: the command line. A thin layer over the `signatures` library."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import signatures
+from signatures import InputError, SignatureFileError
+from signatures._cases import run_cases
+from signatures._lint import lint_library
+
+EXIT_OK = 0
+EXIT_FAILED_CHECKS = 1
+EXIT_BAD_INPUT = 2
+PROGRESS_MIN_BYTES = 64 << 20
+
+
+class _Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal and the input is big."""
+
+    def __init__(self, total: int):
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        frac = min(1.0, self.done / self.total) if self.total else 0.0
+        bar = "#" * int(frac * 30)
+        rate = self.done / max(now - self.started, 1e-6) / 1e6
+        sys.stderr.write(f"\rscanning [{bar:<30}] {self.done / 1e6:8.0f}/{self.total / 1e6:.0f} MB {rate:6.0f} MB/s")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        sys.stderr.write("\r" + " " * 79 + "\r")
+        sys.stderr.flush()
+
+
+def _input_size(paths: list[str]) -> int:
+    total = 0
+    for p in paths:
+        path = Path(p)
+        if path.is_file():
+            total += path.stat().st_size
+        elif path.is_dir():
+            total += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    return total
+
+
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    if args.job:
+        print("denpex: fetching logs by job id needs a [clusters] section in DENPEX_CONFIG; "
+              "pass the log files instead", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.paths:
+        print("denpex: diagnose needs log paths (files, directories, archives, or - for stdin)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    progress = None
+    if sys.stderr.isatty() and not args.quiet:
+        total = _input_size(args.paths)
+        if total >= PROGRESS_MIN_BYTES:
+            progress = _Progress(total)
+    try:
+        report = signatures.diagnose(args.paths, progress=progress)
+    except InputError as exc:
+        if progress:
+            progress.close()
+        print(f"denpex: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if progress:
+        progress.close()
+    if report["stats"]["bytes"] == 0:
+        print("denpex: the input is empty: nothing to diagnose", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(signatures.render_text(report))
+    return EXIT_OK
+
+
+def _library(args: argparse.Namespace) -> signatures.Library:
+    if args.library:
+        return signatures.load_library([Path(d) for d in args.library])
+    return signatures.default_library()
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    rows = sorted(lib.signatures, key=lambda s: (s.cls, s.id))
+    if args.json:
+        json.dump([{"id": s.id, "class": s.cls, "role": s.role, "severity": s.severity, "title": s.title,
+                    "status": s.status} for s in rows], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    width = max(len(s.id) for s in rows)
+    for s in rows:
+        print(f"{s.id:<{width}}  {s.cls:<28} {s.role:<10} {s.severity:<8} {s.title}")
+    print(f"\n{len(rows)} signatures, {len({s.cls for s in rows})} classes")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    try:
+        sig = lib.get(args.id)
+    except KeyError:
+        print(f"denpex: no signature {args.id!r}; `denpex signatures list` shows them", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{sig.id}  ({sig.cls}, {sig.role}, {sig.severity}, {sig.status})")
+    print(f"file: {lib.paths[sig.id]}")
+    print(f"\n{sig.title}\n\n{sig.summary.strip()}\n\nMechanism: {sig.mechanism.strip()}")
+    print("\nPatterns:")
+    for p in sig.patterns:
+        print(f"  literal {p.literal!r}  regex {p.regex}")
+    if sig.absence:
+        print(f"  absence: start {[p.literal for p in sig.absence.start]}, complete "
+              f"{[p.literal for p in sig.absence.complete]}, progress {[p.literal for p in sig.absence.progress]}")
+    print("\nRoot causes:")
+    for rc in sig.root_causes:
+        print(f"  - {rc}")
+    print(f"\nFix: {sig.fix.strip()}\n\nChecklist:")
+    for item in sig.checklist:
+        print(f"  [ ] {item}")
+    print(f"\nPrevention: {sig.prevention.strip()}\nVerify: {sig.verify}")
+    print("References:\n" + "\n".join(f"  {r}" for r in sig.references))
+    print(f"Cases: {sum(c.kind == 'match' for c in sig.cases)} match, {sum(c.kind == 'near_miss' for c in sig.cases)} near miss")
+    return EXIT_OK
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    ids = args.ids or None
+    if ids:
+        unknown = [i for i in ids if i not in lib.by_id()]
+        if unknown:
+            print(f"denpex: no signature {', '.join(unknown)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    results = run_cases(lib, ids)
+    failed = [r for r in results if not r.ok and not r.expected_failure]
+    fixed = [r for r in results if r.ok and r.expected_failure]
+    for r in results:
+        if args.verbose or (not r.ok and not r.expected_failure) or (r.ok and r.expected_failure):
+            status = "ok" if r.ok else ("todo" if r.expected_failure else "FAIL")
+            if r.ok and r.expected_failure:
+                status = "FIXED (remove todo)"
+            print(f"{status:5} {r.sig_id} case {r.index} ({r.case.kind}): {r.problem or r.case.note}")
+    todo = sum(1 for r in results if r.expected_failure and not r.ok)
+    print(f"{len(results)} cases: {len(results) - len(failed) - todo - len(fixed)} passed, {len(failed)} failed, "
+          f"{todo} todo, {len(fixed)} todo now passing")
+    return EXIT_FAILED_CHECKS if failed or fixed else EXIT_OK
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    problems = lint_library(lib)
+    for p in problems:
+        print(p)
+    print(f"{len(lib.signatures)} signatures checked, {len(problems)} problem(s)")
+    return EXIT_FAILED_CHECKS if problems else EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="denpex", description="Find the failure that started a training job's crash.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("diagnose", help="diagnose log files, directories, archives or stdin (-) as one job")
+    d.add_argument("paths", nargs="*", help="log files, directories of per-rank logs, .gz/.zip/.tar(.gz), or -")
+    d.add_argument("--json", action="store_true", help="print the JSON report (the contract other tools read)")
+    d.add_argument("--job", help="a job id to fetch from a configured cluster")
+    d.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    d.set_defaults(func=cmd_diagnose)
+
+    s = sub.add_parser("signatures", help="list, show, test and lint the signature library")
+    s.add_argument("--library", action="append",
+                   help="a signature directory to use instead of the bundled one (repeatable: merged)")
+    ssub = s.add_subparsers(dest="action", required=True)
+    ls = ssub.add_parser("list", help="one line per signature")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_list)
+    sh = ssub.add_parser("show", help="everything about one signature")
+    sh.add_argument("id")
+    sh.set_defaults(func=cmd_show)
+    te = ssub.add_parser("test", help="run the signatures' match and near-miss cases")
+    te.add_argument("ids", nargs="*", help="only these signatures")
+    te.add_argument("-v", "--verbose", action="store_true", help="print passing cases too")
+    te.set_defaults(func=cmd_test)
+    li = ssub.add_parser("lint", help="check the library against the policy (beyond the schema)")
+    li.set_defaults(func=cmd_lint)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SignatureFileError as exc:
+        print(f"denpex: invalid signature library: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

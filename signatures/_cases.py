@@ -1,0 +1,68 @@
+"""Running a signature's proof: its match and near-miss cases."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from ._attribution import attribute
+from ._engine import Matcher
+from ._library import Library
+from ._schema import Case, Signature
+from ._sources import source_from_bytes
+
+
+@dataclass
+class CaseResult:
+    sig_id: str
+    index: int
+    case: Case
+    ok: bool
+    problem: str = ""
+    others: tuple[str, ...] = ()  # other signatures that fired on a match case
+
+    @property
+    def expected_failure(self) -> bool:
+        return bool(self.case.todo)
+
+
+def case_log(case: Case) -> bytes:
+    return textwrap.dedent(case.log).strip("\n").encode() + b"\n"
+
+
+def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
+    scan = matcher.scan([source_from_bytes(f"{sig.id}#{index}", case_log(case))])
+    mine = [e for e in scan.events if e.sig_id == sig.id]
+    others = tuple(sorted({e.sig_id for e in scan.events if e.sig_id != sig.id}))
+    if case.kind == "near_miss":
+        if mine:
+            return CaseResult(sig.id, index, case, False, f"near miss fired on line {mine[0].line}: {mine[0].text!r}")
+        return CaseResult(sig.id, index, case, True)
+    if not mine:
+        return CaseResult(sig.id, index, case, False, "did not fire", others)
+    event = mine[0]
+    wrong = {k: (v, event.values.get(k)) for k, v in case.values.items() if event.values.get(k) != v}
+    if wrong:
+        detail = ", ".join(f"{k}: expected {exp!r}, got {got!r}" for k, (exp, got) in wrong.items())
+        return CaseResult(sig.id, index, case, False, f"extracted values differ: {detail}", others)
+    if case.rank is not None and event.rank != case.rank:
+        return CaseResult(sig.id, index, case, False, f"rank: expected {case.rank}, got {event.rank}", others)
+    return CaseResult(sig.id, index, case, True, "", others)
+
+
+def run_cases(library: Library, ids: list[str] | None = None, matcher: Matcher | None = None) -> list[CaseResult]:
+    matcher = matcher or Matcher(library)
+    results = []
+    for sig in library.signatures:
+        if ids and sig.id not in ids:
+            continue
+        for index, case in enumerate(sig.cases):
+            results.append(run_case(matcher, sig, index, case))
+    return results
+
+
+def diagnose_case(matcher: Matcher, sig: Signature, case: Case) -> list:
+    """The attributed findings for a case log, for ranking checks."""
+    scan = matcher.scan([source_from_bytes(sig.id, case_log(case))])
+    findings, _ = attribute(scan, matcher.library)
+    return findings

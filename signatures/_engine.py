@@ -1,0 +1,469 @@
+"""The scan: one pass over every source, literal prefilter, RE2 confirmation.
+
+The hot loop never visits a line in Python unless it contains one of the
+library's literals. Hyperscan finds those literals in large blocks (linear
+time); RE2 then confirms the full pattern on the candidate line only (linear
+time too). Memory is bounded by the block size plus capped event lists, whatever
+the input size.
+"""
+
+from __future__ import annotations
+
+import zlib
+import lzma
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import hyperscan
+
+from ._library import Library
+from ._lines import parse_prefix, strip_ansi, year_of
+from ._schema import Pattern, Signature, compile_regex
+from ._sources import InputError, Source, looks_binary
+
+BLOCK = 8 << 20          # bytes read and scanned at a time
+MAX_LINE = 4 << 20       # a longer line is scanned in pieces of this size
+TAIL = 64 << 10          # bytes of the previous block kept for look-back context
+EVENTS_KEPT = 16         # events kept per (signature, rank); the rest are only counted
+ERRORLIKE_PER_RANK = 5
+ERRORLIKE_RANKS = 64
+HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, hosts, times
+TEXT_CHARS = 2000        # evidence text is cut to this length
+TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
+
+# Lines that look like an error even when no signature explains them.
+_ERRORLIKE = [
+    ("Traceback (most recent call last)", r"Traceback \(most recent call last\)"),
+    ("Error", r"(?:^|[\s:\]>])[A-Za-z_][\w.]*Error(?::\s|:?\s*$)"),
+    ("Exception", r"(?:^|[\s:\]>])[A-Za-z_][\w.]*Exception(?::\s|:?\s*$)"),
+    ("FAILED", r"\bFAILED\b"),
+    ("ERROR", r"\bERROR\b"),
+    ("error: ", r"\berror: "),
+    ("Segmentation fault", r"Segmentation fault"),
+    ("core dumped", r"core dumped"),
+    ("Aborted", r"\bAborted\b"),
+    ("fatal", r"\bfatal\b"),
+    ("exitcode", r"exitcode\s*:\s*-?[1-9]"),
+    ("exit code", r"exit code [1-9]"),
+    ("Killed", r"\bKilled\b"),
+]
+_BENIGN = compile_regex(r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b", False)
+
+
+@dataclass
+class Event:
+    sig_id: str
+    kind: str                 # "line", "absence" or "count"
+    source: str
+    source_index: int
+    line: int
+    rank: int | None
+    host: str | None
+    time: float | None        # the line's own timestamp
+    eff_time: float | None    # own timestamp, else the last one seen earlier in the source
+    text: str
+    values: dict[str, str] = field(default_factory=dict)
+    context: list[str] = field(default_factory=list)
+    seq: int = 0              # order of discovery: source order, then line order
+
+
+@dataclass
+class ErrorLine:
+    source: str
+    line: int
+    rank: int | None
+    text: str
+
+
+@dataclass
+class ScanResult:
+    events: list[Event]
+    counts: dict[tuple[str, int | None], int]
+    errorlike: dict[int | None, list[ErrorLine]]
+    ranks: set[int]
+    hosts: set[str]
+    bytes: int
+    lines: int
+    sources: list[str]
+    skipped: list[str]
+
+
+@dataclass
+class _Compiled:
+    kind: str                  # "match", "start", "errorlike"
+    regex: object
+    lines_before: int = 0
+    sig: Signature | None = None
+    pattern_index: int = 0
+
+
+class _SigRuntime:
+    """Per-signature compiled state."""
+
+    def __init__(self, sig: Signature):
+        self.sig = sig
+        self.exclude = [compile_regex(e.regex, e.caseless) for e in sig.exclude]
+        self.progress_db = None
+        self.progress: dict[int, list[_Compiled]] = {}
+        if sig.absence is not None:
+            self.progress_db, self.progress = _build_db(
+                [("match", p, sig, i) for i, p in enumerate(sig.absence.complete + sig.absence.progress)])
+
+    def excluded(self, text: str) -> bool:
+        return any(r.search(text) for r in self.exclude)
+
+
+def _build_db(entries: Iterable[tuple[str, Pattern, Signature | None, int]]):
+    literal_ids: dict[tuple[bytes, bool], int] = {}
+    by_literal: dict[int, list[_Compiled]] = {}
+    for kind, pat, sig, index in entries:
+        key = (pat.literal.encode(), pat.caseless)
+        lid = literal_ids.setdefault(key, len(literal_ids))
+        by_literal.setdefault(lid, []).append(
+            _Compiled(kind, compile_regex(pat.regex, pat.caseless), pat.lines_before, sig, index))
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    exprs = [lit for lit, _ in literal_ids]
+    flags = [hyperscan.HS_FLAG_CASELESS if caseless else 0 for _, caseless in literal_ids]
+    db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags, literal=True)
+    return db, by_literal
+
+
+class Matcher:
+    """A compiled library. Build once, scan many inputs."""
+
+    def __init__(self, library: Library):
+        self.library = library
+        self.runtime = {s.id: _SigRuntime(s) for s in library.signatures if s.status != "deprecated"}
+        entries: list[tuple[str, Pattern, Signature | None, int]] = []
+        for rt in self.runtime.values():
+            sig = rt.sig
+            if sig.absence is not None:
+                entries += [("start", p, sig, i) for i, p in enumerate(sig.absence.start)]
+            entries += [("match", p, sig, i) for i, p in enumerate(sig.patterns)]
+        entries += [("errorlike", Pattern(literal=lit, regex=rx), None, 0) for lit, rx in _ERRORLIKE]
+        self.db, self.by_literal = _build_db(entries)
+
+    def scan(self, sources: Iterable[Source], progress: Callable[[int], None] | None = None) -> ScanResult:
+        scan = _Scan(self, progress)
+        for index, source in enumerate(sources):
+            scan.scan_source(index, source)
+        return scan.result()
+
+
+class _SourceState:
+    def __init__(self, source: Source, index: int):
+        self.source = source
+        self.index = index
+        self.last_time: float | None = None
+        self.year: int | None = None
+        self.pending: dict[str, Event] = {}          # absence rules waiting for completion
+        self.counts: dict[str, int] = {}             # count rules
+        self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
+
+
+class _Scan:
+    def __init__(self, matcher: Matcher, progress: Callable[[int], None] | None):
+        self.m = matcher
+        self.progress = progress
+        self.events: dict[tuple[str, int | None], list[Event]] = {}
+        self.counts: dict[tuple[str, int | None], int] = {}
+        self.errorlike: dict[int | None, list[ErrorLine]] = {}
+        self.ranks: set[int] = set()
+        self.hosts: set[str] = set()
+        self.bytes = 0
+        self.lines = 0
+        self.sources: list[str] = []
+        self.skipped: list[str] = []
+        self.seq = 0
+
+    # -- reading -------------------------------------------------------------
+
+    def scan_source(self, index: int, source: Source) -> None:
+        head = source.head
+        if looks_binary(head):
+            self.skipped.append(f"{source.name}: binary data, not a text log")
+            return
+        self.sources.append(source.name)
+        st = _SourceState(source, index)
+        if source.rank_hint is not None:
+            self.ranks.add(source.rank_hint)
+        if source.host_hint:
+            self.hosts.add(source.host_hint)
+        carry = b""
+        tail = b""
+        line_base = 1
+        first = True
+        for block in self._blocks(source):
+            buf = carry + block if carry else block
+            cut = buf.rfind(b"\n") + 1
+            if cut == 0:
+                if len(buf) < MAX_LINE:
+                    carry = buf
+                    continue
+                cut = len(buf)  # an enormous line: scan what we have, keep going
+            data, carry = buf[:cut], buf[cut:]
+            if first:
+                self._sample_head(st, data)
+                first = False
+            self._scan_block(st, data, line_base, tail)
+            line_base += data.count(b"\n")
+            tail = data[-TAIL:]
+        if carry:
+            if first:
+                self._sample_head(st, carry)
+            self._scan_block(st, carry, line_base, tail)
+            line_base += 1
+        self.lines += line_base - 1
+        self._finish_source(st)
+
+    def _blocks(self, source: Source):
+        if source.head:
+            yield source.head
+            self.bytes += len(source.head)
+        while True:
+            try:
+                block = source.stream.read(BLOCK)
+            except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+                raise InputError(f"{source.name}: cannot read: {exc}") from None
+            if not block:
+                return
+            self.bytes += len(block)
+            if self.progress:
+                self.progress(len(block))
+            yield block
+
+    def _sample_head(self, st: _SourceState, data: bytes) -> None:
+        end = 0
+        for _ in range(HEAD_SAMPLE_LINES):
+            nxt = data.find(b"\n", end)
+            if nxt < 0:
+                break
+            pre = parse_prefix(data[end:min(nxt, end + 200)].decode("utf-8", "replace"))
+            end = nxt + 1
+            if pre.rank is not None:
+                self.ranks.add(pre.rank)
+            if pre.host:
+                self.hosts.add(pre.host)
+            if pre.time is not None and st.year is None:
+                st.year = year_of(pre.time)
+
+    # -- the block scan ------------------------------------------------------
+
+    def _scan_block(self, st: _SourceState, data: bytes, line_base: int, tail: bytes) -> None:
+        if st.pending:
+            self._check_pending(st, data, 0)
+        hits: list[tuple[int, int]] = []
+        append = hits.append
+
+        def on_hit(lid: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
+            append((end, lid))
+
+        self.m.db.scan(data, match_event_handler=on_hit)
+        if not hits:
+            return
+        hits.sort()
+        n = len(hits)
+        i = 0
+        pos = 0
+        line_no = line_base
+        while i < n:
+            end, lid = hits[i]
+            ls = data.rfind(b"\n", 0, end) + 1
+            le = data.find(b"\n", end)
+            if le < 0:
+                le = len(data)
+            ids = [lid]
+            i += 1
+            while i < n and hits[i][0] <= le:
+                if hits[i][1] not in ids:
+                    ids.append(hits[i][1])
+                i += 1
+            line_no += data.count(b"\n", pos, ls)
+            pos = ls
+            raw = data[ls:le]
+            if b"\r" in raw:
+                offset = ls
+                for seg in raw.split(b"\r"):
+                    if seg:
+                        self._candidate(st, data, tail, offset, offset + len(seg), seg, line_no, ids)
+                    offset += len(seg) + 1
+            else:
+                self._candidate(st, data, tail, ls, le, raw, line_no, ids)
+
+    def _candidate(self, st: _SourceState, data: bytes, tail: bytes, ls: int, le: int,
+                   raw: bytes, line_no: int, ids: list[int]) -> None:
+        text = strip_ansi(raw.decode("utf-8", "replace"))
+        prefix = None
+        fired: set[str] = set()
+        for lid in ids:
+            for cp in self.m.by_literal[lid]:
+                if cp.kind == "errorlike":
+                    if prefix is None:
+                        prefix = self._prefix(st, text)
+                    self._errorlike(st, cp, text, line_no, prefix)
+                    continue
+                sig = cp.sig
+                if sig.id in fired or sig.id not in self.m.runtime:
+                    continue
+                subject = text
+                if cp.lines_before:
+                    subject = "\n".join(self._lines_before(data, tail, ls, cp.lines_before) + [text])
+                mt = cp.regex.search(subject)
+                if mt is None:
+                    continue
+                rt = self.m.runtime[sig.id]
+                if rt.excluded(text):
+                    continue
+                fired.add(sig.id)
+                if prefix is None:
+                    prefix = self._prefix(st, text)
+                values = {k: v for k, v in mt.groupdict().items() if v is not None}
+                rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
+                host = prefix.host or st.source.host_hint
+                if "rank" in values and values["rank"].isdigit():
+                    rank = int(values.pop("rank"))
+                    self.ranks.add(rank)
+                if "host" in values:
+                    host = values.pop("host")
+                event = Event(sig.id, "line", st.source.name, st.index, line_no, rank, host,
+                              prefix.time, prefix.time if prefix.time is not None else st.last_time,
+                              text[:TEXT_CHARS], values)
+                if sig.context == "traceback":
+                    event.context = self._traceback(data, tail, ls, rank, st)
+                if cp.kind == "start":
+                    event.kind = "absence"
+                    st.pending[sig.id] = event
+                    self._check_pending(st, data, le)
+                else:
+                    self._on_match(st, rt, cp, event)
+
+    def _prefix(self, st: _SourceState, text: str):
+        prefix = parse_prefix(text, st.year)
+        if prefix.time is not None:
+            st.last_time = prefix.time
+            if st.year is None:
+                st.year = year_of(prefix.time)
+        if prefix.rank is not None:
+            self.ranks.add(prefix.rank)
+        if prefix.host:
+            self.hosts.add(prefix.host)
+        return prefix
+
+    def _on_match(self, st: _SourceState, rt: _SigRuntime, cp: _Compiled, event: Event) -> None:
+        sig = rt.sig
+        if sig.count is not None:
+            n = st.counts.get(sig.id, 0) + 1
+            st.counts[sig.id] = n
+            if n == sig.count.ignore_first + sig.count.threshold:
+                event.kind = "count"
+                event.values["count"] = str(n)
+                self._add(event)
+            elif n > sig.count.ignore_first + sig.count.threshold:
+                key = (sig.id, event.rank)
+                for kept in self.events.get(key, []):
+                    if kept.source_index == st.index and kept.kind == "count":
+                        kept.values["count"] = str(n)
+            return
+        if sig.condition == "all":
+            seen = st.all_seen.setdefault(sig.id, {})
+            seen.setdefault(cp.pattern_index, event)
+            if len(seen) == len(sig.patterns) and not seen.get(-1):
+                ordered = sorted(seen.values(), key=lambda e: e.line)
+                first = ordered[0]
+                first.context = [f"{e.line}: {e.text}" for e in ordered[1:]] + first.context
+                for e in ordered[1:]:
+                    first.values = {**e.values, **first.values}
+                seen[-1] = first
+                self._add(first)
+            return
+        self._add(event)
+
+    def _add(self, event: Event) -> None:
+        key = (event.sig_id, event.rank)
+        self.counts[key] = self.counts.get(key, 0) + 1
+        kept = self.events.setdefault(key, [])
+        if len(kept) < EVENTS_KEPT:
+            self.seq += 1
+            event.seq = self.seq
+            kept.append(event)
+
+    def _errorlike(self, st: _SourceState, cp: _Compiled, text: str, line_no: int, prefix) -> None:
+        rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
+        kept = self.errorlike.get(rank)
+        if kept is None:
+            if len(self.errorlike) >= ERRORLIKE_RANKS:
+                return
+            kept = self.errorlike[rank] = []
+        if len(kept) >= ERRORLIKE_PER_RANK or any(e.line == line_no and e.source == st.source.name for e in kept):
+            return
+        if cp.regex.search(text) and not _BENIGN.search(text):
+            kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
+
+    # -- absence rules -------------------------------------------------------
+
+    def _check_pending(self, st: _SourceState, data: bytes, offset: int) -> None:
+        """Clear pending absence rules that see completion or progress in data[offset:]."""
+        for sig_id in list(st.pending):
+            rt = self.m.runtime[sig_id]
+            view = memoryview(data)[offset:]
+            found = []
+
+            def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
+                ls = data.rfind(b"\n", 0, offset + end) + 1
+                le = data.find(b"\n", offset + end)
+                line = strip_ansi(data[ls: le if le >= 0 else len(data)].decode("utf-8", "replace"))
+                if any(cp.regex.search(line) for cp in rt.progress[lid]):
+                    found.append(True)
+                    return True
+                return None
+
+            try:
+                rt.progress_db.scan(view, match_event_handler=on_hit)
+            except hyperscan.ScanTerminated:
+                pass
+            view.release()
+            if found:
+                del st.pending[sig_id]
+
+    def _finish_source(self, st: _SourceState) -> None:
+        for event in st.pending.values():
+            event.values.setdefault("status", "started, never completed")
+            self._add(event)
+
+    # -- context -------------------------------------------------------------
+
+    @staticmethod
+    def _lines_before(data: bytes, tail: bytes, ls: int, n: int) -> list[str]:
+        buf, end = data, ls
+        if data[:ls].count(b"\n") < n:
+            buf, end = tail + data[:ls], len(tail) + ls
+        out = []
+        pos = end - 1
+        for _ in range(n):
+            if pos < 0:
+                break
+            start = buf.rfind(b"\n", 0, pos) + 1
+            out.append(strip_ansi(buf[start:pos].decode("utf-8", "replace")).rstrip("\r"))
+            pos = start - 1
+        return out[::-1]
+
+    def _traceback(self, data: bytes, tail: bytes, ls: int, rank: int | None, st: _SourceState) -> list[str]:
+        """The frames above an exception line, from the same rank."""
+        frames: list[str] = []
+        for line in reversed(self._lines_before(data, tail, ls, TRACEBACK_LOOKBACK)):
+            pre = parse_prefix(line, st.year)
+            if rank is not None and pre.rank is not None and pre.rank != rank:
+                continue
+            if "Traceback (most recent call last)" in line:
+                break
+            frames.append(line[:300])
+        frames.reverse()
+        files = [i for i, f in enumerate(frames) if 'File "' in f]
+        if not files:
+            return []
+        return frames[files[max(0, len(files) - 3)]:][:12]
+
+    def result(self) -> ScanResult:
+        events = sorted((e for kept in self.events.values() for e in kept), key=lambda e: e.seq)
+        return ScanResult(events, dict(self.counts), self.errorlike, self.ranks, self.hosts,
+                          self.bytes, self.lines, self.sources, self.skipped)

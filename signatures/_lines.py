@@ -1,0 +1,142 @@
+"""What a launcher or logger put in front of a line: rank, host, timestamp.
+
+These run only on candidate lines (and a small sample at the start of each
+source), never on every line, and only on a bounded prefix of the line, so the
+standard-library regexes here cannot be made slow by a long line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+PREFIX_CHARS = 160
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+
+# Ordered: the first that matches wins. Each yields a rank; some also a host.
+_RANK_PATTERNS = [
+    # torchrun --tee / log_line_prefix_template: "[default3]:" and PyTorch's own "[rank3]:"
+    re.compile(r"\[(?:rank|default)\s*(?P<rank>\d{1,6})\]"),
+    # NCCL debug lines: "host:pid:tid [3] NCCL INFO ..."
+    re.compile(r"^(?:\d{1,6}:\s+)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[(?P<rank>\d{1,4})\] NCCL\b"),
+    # Python logging / structured fields: "rank=3", "RANK: 3", "rank 3]"
+    re.compile(r"(?<![\w-])(?:global_)?rank[=:\s]\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
+]
+# srun --label: "3: ..." at the very start (after optional whitespace).
+_SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
+
+_HOST_PATTERNS = [
+    re.compile(r"^(?:\d{1,6}:\s+)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[\d{1,4}\] NCCL\b"),
+    re.compile(r"slurmstepd(?:-(?P<host>[\w.-]+))?: "),
+    # syslog / journald: "Dec  2 10:00:00 gpu-node-07 kernel: ..."
+    re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),
+    re.compile(r"srun: error: (?P<host>[\w.-]+): task"),
+]
+
+_ISO = re.compile(
+    r"(?P<y>(?:19|20)\d\d)-(?P<mo>[01]\d)-(?P<d>[0-3]\d)[T _](?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)"
+    r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz>Z|[+-][0-2]\d:?[0-5]\d)?"
+)
+# glog: "E1206 18:44:12.715298 ..." (month, day; no year)
+_GLOG = re.compile(r"(?:^|\s)[IWEF](?P<mo>[01]\d)(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b")
+_MONTHS = {m: i for i, m in enumerate(
+    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], start=1)}
+# syslog "Dec  2 10:00:00" and dmesg -T "[Wed Dec  2 10:00:00 2026]"
+_SYSLOG = re.compile(
+    r"(?:^|\[)(?:[A-Z][a-z]{2} )?(?P<mon>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(?P<d>\d{1,2}) "
+    r"(?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)(?: (?P<y>(?:19|20)\d\d))?"
+)
+
+# File names that say which rank wrote them.
+_RANK_FROM_PATH = [
+    re.compile(r"attempt_\d+/(?P<rank>\d{1,6})/(?:stdout|stderr|error)\.(?:log|txt)$"),
+    re.compile(r"(?:^|[/_.-])(?:rank|global_rank|proc|worker)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE),
+    re.compile(r"(?:^|[/_.-])(?:node|host)[_-]?\d+[_-](?:rank|gpu|local_rank)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE),
+]
+_HOST_FROM_PATH = re.compile(r"(?:^|/)(?P<host>(?:gpu|node|host|compute|worker)[\w-]*\d+)(?:/|\.)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Prefix:
+    rank: int | None
+    host: str | None
+    time: float | None  # seconds since the epoch, UTC
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+def parse_prefix(line: str, default_year: int | None = None) -> Prefix:
+    head = line[:PREFIX_CHARS]
+    rank = host = None
+    label = _SRUN_LABEL.match(head)
+    for pat in _RANK_PATTERNS:
+        m = pat.search(head)
+        if m:
+            rank = int(m.group("rank"))
+            break
+    if rank is None and label:
+        rank = int(label.group("rank"))
+    for pat in _HOST_PATTERNS:
+        m = pat.search(head)
+        if m and m.group("host"):
+            host = m.group("host")
+            break
+    return Prefix(rank, host, parse_time(head, default_year))
+
+
+def parse_time(head: str, default_year: int | None = None) -> float | None:
+    m = _ISO.search(head)
+    if m:
+        tz = timezone.utc
+        if m.group("tz") and m.group("tz") != "Z":
+            raw = m.group("tz").replace(":", "")
+            sign = 1 if raw[0] == "+" else -1
+            from datetime import timedelta
+
+            tz = timezone(sign * timedelta(hours=int(raw[1:3]), minutes=int(raw[3:5])))
+        return _epoch(int(m.group("y")), int(m.group("mo")), int(m.group("d")), m, tz)
+    year = default_year or datetime.now(timezone.utc).year
+    m = _GLOG.search(head)
+    if m:
+        return _epoch(year, int(m.group("mo")), int(m.group("d")), m, timezone.utc)
+    m = _SYSLOG.search(head)
+    if m:
+        y = int(m.group("y")) if m.group("y") else year
+        return _epoch(y, _MONTHS[m.group("mon")], int(m.group("d")), m, timezone.utc)
+    return None
+
+
+def _epoch(y: int, mo: int, d: int, m: re.Match, tz) -> float | None:
+    try:
+        frac = m.groupdict().get("frac") or "0"
+        dt = datetime(y, mo, d, int(m.group("h")), int(m.group("mi")), min(int(m.group("s")), 59), tzinfo=tz)
+    except ValueError:
+        return None
+    return dt.timestamp() + float("0." + frac)
+
+
+def year_of(ts: float | None) -> int | None:
+    return datetime.fromtimestamp(ts, timezone.utc).year if ts is not None else None
+
+
+def iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def rank_from_path(name: str) -> int | None:
+    for pat in _RANK_FROM_PATH:
+        m = pat.search(name)
+        if m:
+            return int(m.group("rank"))
+    return None
+
+
+def host_from_path(name: str) -> str | None:
+    m = _HOST_FROM_PATH.search(name)
+    return m.group("host") if m else None

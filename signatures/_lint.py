@@ -1,0 +1,52 @@
+"""Policy checks over the whole library, beyond what the schema can say alone."""
+
+from __future__ import annotations
+
+import re
+
+from ._library import Library
+from ._schema import Signature
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_GROUP = re.compile(r"\(\?P<([a-z_][a-z0-9_]*)>")
+BUILTIN_VALUES = {"count", "status"}
+SLACK_HEADER_LIMIT = 150
+
+
+def _groups(sig: Signature) -> set[str]:
+    pats = list(sig.patterns)
+    if sig.absence:
+        pats += sig.absence.start
+    return {g for p in pats for g in _GROUP.findall(p.regex)} | BUILTIN_VALUES
+
+
+def lint_signature(sig: Signature, path: str) -> list[str]:
+    problems = []
+    groups = _groups(sig)
+    for field in ("summary", "fix", "verify"):
+        for name in _PLACEHOLDER.findall(getattr(sig, field)):
+            if name not in groups:
+                problems.append(f"{path}: {field} uses {{{name}}} but no pattern extracts it")
+    for name in (n for c in sig.checklist for n in _PLACEHOLDER.findall(c)):
+        if name not in groups:
+            problems.append(f"{path}: checklist uses {{{name}}} but no pattern extracts it")
+    for i, case in enumerate(sig.cases):
+        if case.kind == "match" and not case.note:
+            problems.append(f"{path}: case {i}: a match case needs a note saying where the format comes from")
+        unknown = set(case.values) - groups
+        if unknown:
+            problems.append(f"{path}: case {i}: values {sorted(unknown)} are not extracted by any pattern")
+    if len(sig.title) > SLACK_HEADER_LIMIT:
+        problems.append(f"{path}: title longer than {SLACK_HEADER_LIMIT} characters (Slack header limit)")
+    if len(set(sig.references)) != len(sig.references):
+        problems.append(f"{path}: duplicate references")
+    if sig.id in sig.related:
+        problems.append(f"{path}: related lists the signature itself")
+    return problems
+
+
+def lint_library(lib: Library) -> list[str]:
+    problems = []
+    for sig in lib.signatures:
+        problems += lint_signature(sig, str(lib.paths.get(sig.id, sig.id)))
+    return problems

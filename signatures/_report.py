@@ -1,0 +1,173 @@
+"""The diagnosis as data (the JSON contract) and as text for a terminal."""
+
+from __future__ import annotations
+
+import textwrap
+
+from ._attribution import Finding, fill
+from ._engine import Event, ScanResult
+from ._lines import iso
+
+EVIDENCE_SAME_SIGNATURE = 5
+EVIDENCE_LAUNCHER = 3
+EVIDENCE_RELATED = 3
+UNRECOGNISED_RANKS = 16
+
+
+def _evidence(e: Event, kind: str) -> dict:
+    item = {"source": e.source, "line": e.line, "rank": e.rank, "text": e.text, "kind": kind}
+    if e.host:
+        item["host"] = e.host
+    if e.time is not None:
+        item["time"] = iso(e.time)
+    if e.context:
+        item["context"] = e.context
+    return item
+
+
+def diagnosis_dict(f: Finding) -> dict:
+    sig, e = f.sig, f.event
+    values = dict(e.values)
+    evidence = [_evidence(e, "initiating")]
+    seen_ranks = {e.rank}
+    for other in f.events:
+        if len(evidence) > EVIDENCE_SAME_SIGNATURE:
+            break
+        if other is not e and other.rank not in seen_ranks:
+            evidence.append(_evidence(other, "same_failure"))
+            seen_ranks.add(other.rank)
+    evidence += [_evidence(r, "related") for r in f.related[:EVIDENCE_RELATED]]
+    evidence += [_evidence(w, "launcher") for w in f.launcher[:EVIDENCE_LAUNCHER]]
+    return {
+        "signature": sig.id,
+        "class": sig.cls,
+        "title": sig.title,
+        "severity": sig.severity,
+        "role": "collateral" if f.promoted else sig.role,
+        "initiating_rank": f.initiating_rank,
+        "host": e.host,
+        "first_seen": {"source": e.source, "line": e.line, "time": iso(e.time if e.time is not None else e.eff_time),
+                       "text": e.text},
+        "evidence": evidence,
+        "values": values,
+        "ranks": f.ranks,
+        "count": f.count,
+        "collateral": f.collateral,
+        "summary": fill(sig.summary, values).strip(),
+        "mechanism": sig.mechanism.strip(),
+        "root_causes": sig.root_causes,
+        "fix": fill(sig.fix, values).strip(),
+        "checklist": [fill(c, values) for c in sig.checklist],
+        "prevention": sig.prevention.strip(),
+        "verify": fill(sig.verify, values).strip(),
+        "references": sig.references,
+        "related": sig.related,
+    }
+
+
+def build_report(findings: list[Finding], scan: ScanResult, seconds: float) -> dict:
+    unrecognised = []
+    if not findings:
+        by_rank = sorted(scan.errorlike.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0))
+        for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
+            unrecognised.append({"rank": rank, "lines": [
+                {"source": ln.source, "line": ln.line, "text": ln.text} for ln in lines]})
+    return {
+        "diagnoses": [diagnosis_dict(f) for f in findings],
+        "unrecognised": unrecognised,
+        "stats": {
+            "bytes": scan.bytes,
+            "lines": scan.lines,
+            "ranks": sorted(scan.ranks),
+            "hosts": sorted(scan.hosts),
+            "sources": len(scan.sources),
+            "skipped": scan.skipped,
+            "seconds": round(seconds, 3),
+        },
+    }
+
+
+def _ranks(ranks: list[int]) -> str:
+    """[0,1,2,3,5] -> '0-3, 5'"""
+    out, start, prev = [], None, None
+    for r in sorted(ranks) + [None]:
+        if start is None:
+            start = prev = r
+        elif r is not None and r == prev + 1:
+            prev = r
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = r
+    return ", ".join(out)
+
+
+def _when(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 1:
+        return " right after"
+    if seconds < 120:
+        return f" {seconds:.0f}s later"
+    return f" {seconds / 60:.0f} min later"
+
+
+def collateral_line(c: dict) -> str:
+    ranks = c["ranks"]
+    who = f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({_ranks(ranks)})" if ranks else "the job"
+    return f"{who}: {c['title']} [{c['signature']}], {c['count']}x{_when(c.get('seconds_after'))}"
+
+
+def render_text(report: dict, width: int = 100) -> str:
+    out: list[str] = []
+    wrap = lambda s, indent="  ": textwrap.fill(s, width, initial_indent=indent, subsequent_indent=indent)  # noqa: E731
+    stats = report["stats"]
+    if not report["diagnoses"]:
+        if report["unrecognised"]:
+            out.append("? Unrecognised failure: no signature explains these errors.")
+            out.append("  First error-like lines per rank:")
+            for group in report["unrecognised"]:
+                label = f"rank {group['rank']}" if group["rank"] is not None else "no rank"
+                for ln in group["lines"]:
+                    out.append(f"    [{label}] {ln['source']}:{ln['line']}: {ln['text'][:200]}")
+            out.append("  If you know what this is, add a signature: see docs/adding-a-signature.md")
+        else:
+            out.append("✓ Healthy: no failure signature fired and no error-like line was found.")
+    for n, d in enumerate(report["diagnoses"]):
+        if n == 1:
+            out.append("")
+            out.append("Other failures in the same logs (later, or independent):")
+        if n >= 1:
+            out.append(f"  - {d['title']} [{d['signature']}] first at {d['first_seen']['source']}:{d['first_seen']['line']}")
+            continue
+        rank = d["initiating_rank"]
+        out.append(f"✖ {d['title']}  [{d['severity']}]  {d['signature']} ({d['class']})")
+        out.append(wrap(d["summary"]))
+        fs = d["first_seen"]
+        where = f"rank {rank}" if rank is not None else ("all ranks alike" if len(d["ranks"]) > 1 else "no single rank")
+        host = f" on {d['host']}" if d["host"] else ""
+        when = f" at {fs['time']}" if fs["time"] else ""
+        out.append(f"  Started: {where}{host}, {fs['source']}:{fs['line']}{when}")
+        out.append("  Evidence:")
+        for ev in d["evidence"]:
+            tag = {"initiating": ">", "same_failure": "=", "related": "~", "launcher": "L"}.get(ev["kind"], " ")
+            r = f"rank {ev['rank']}" if ev["rank"] is not None else "-"
+            for ctx in ev.get("context", [])[-6:]:
+                out.append(f"      {ctx[:width]}")
+            out.append(f"    {tag} [{r}] {ev['source']}:{ev['line']}: {ev['text'][:200]}")
+        if d["collateral"]:
+            out.append("  Knock-on failures (collateral, not the cause):")
+            for c in d["collateral"]:
+                out.append(f"    - {collateral_line(c)}")
+        out.append("  Fix:")
+        out.append(wrap(d["fix"], "    "))
+        out.append("  Confirm:")
+        for item in d["checklist"]:
+            out.append(textwrap.fill(item, width, initial_indent="    [ ] ", subsequent_indent="        "))
+        out.append(f"  Verify: {d['verify']}")
+        if d["references"]:
+            out.append(f"  References: {' '.join(d['references'][:3])}")
+    skipped = "".join(f"\n  skipped {s}" for s in stats["skipped"])
+    ranks = _ranks(stats["ranks"]) if stats["ranks"] else "none seen"
+    out.append(f"\n({stats['bytes'] / 1e6:.1f} MB, {stats['lines']} lines, {stats['sources']} source(s), ranks {ranks},"
+               f" {stats['seconds']:.2f}s){skipped}")
+    return "\n".join(out)

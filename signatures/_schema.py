@@ -1,0 +1,168 @@
+"""The signature file format, as code.
+
+A signature file is TOML; this module is the single definition of what such a
+file may contain. Anything else is rejected with the file path and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import re2
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ID_RE = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")
+URL_RE = re.compile(r"^https?://[^\s/]+\.[^\s/]+(/\S*)?$")
+MIN_LITERAL = 4
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Pattern(_Strict):
+    """A line pattern: the literal is the prefilter, the regex confirms and extracts.
+
+    `literal` must appear verbatim in every line the regex can match (the scan
+    only looks at lines that contain one). Named groups in `regex` are the
+    extractors: their values go into the diagnosis. A group named `rank` or
+    `host` overrides the rank/host read from the line prefix.
+    """
+
+    literal: str
+    regex: str
+    caseless: bool = False
+    lines_before: int = Field(0, ge=0, le=8)
+
+    @field_validator("literal")
+    @classmethod
+    def _literal_long_enough(cls, v: str) -> str:
+        if len(v) < MIN_LITERAL:
+            raise ValueError(f"literal {v!r} is shorter than {MIN_LITERAL} characters: it would make every line a candidate")
+        if "\n" in v:
+            raise ValueError("literal must not contain a newline")
+        return v
+
+    @model_validator(mode="after")
+    def _regex_compiles(self) -> "Pattern":
+        compile_regex(self.regex, self.caseless)
+        return self
+
+
+class Exclude(_Strict):
+    """A regex that, when it matches the candidate line, vetoes the event."""
+
+    regex: str
+    caseless: bool = False
+
+    @model_validator(mode="after")
+    def _regex_compiles(self) -> "Exclude":
+        compile_regex(self.regex, self.caseless)
+        return self
+
+
+class Absence(_Strict):
+    """Fires when the last `start` line of a source is followed by no `complete`
+    and no `progress` line: the log stops inside the operation."""
+
+    start: list[Pattern] = Field(min_length=1)
+    complete: list[Pattern] = Field(min_length=1)
+    progress: list[Pattern] = Field(default_factory=list)
+
+
+class Count(_Strict):
+    """Fires when the signature's patterns matched `threshold` times in one
+    source after forgiving the first `ignore_first` (warm-up)."""
+
+    threshold: int = Field(ge=2)
+    ignore_first: int = Field(0, ge=0)
+
+
+class Case(_Strict):
+    """A proof: a log excerpt that must (match) or must not (near_miss) fire."""
+
+    kind: Literal["match", "near_miss"]
+    log: str = Field(min_length=1)
+    note: str = ""
+    values: dict[str, str] = Field(default_factory=dict)
+    rank: int | None = None
+    todo: str = ""  # a known gap: the case is expected to fail, with the reason
+
+
+class Signature(_Strict):
+    id: str
+    title: str = Field(min_length=3, max_length=140)
+    class_: str = Field(alias="class")
+    severity: Literal["critical", "high", "medium", "low"]
+    role: Literal["root", "collateral", "wrapper"]
+    status: Literal["stable", "experimental", "deprecated"] = "stable"
+    tags: list[str] = Field(default_factory=list)
+    priority: int = Field(50, ge=0, le=100)
+    scope: Literal["rank", "job"] = "rank"
+    blame: Literal["self", "peer"] = "self"
+    condition: Literal["any", "all"] = "any"
+    context: Literal["line", "traceback"] = "line"
+
+    patterns: list[Pattern] = Field(default_factory=list)
+    exclude: list[Exclude] = Field(default_factory=list)
+    absence: Absence | None = None
+    count: Count | None = None
+
+    summary: str = Field(min_length=20)
+    mechanism: str = Field(min_length=20)
+    root_causes: list[str] = Field(min_length=1)
+    fix: str = Field(min_length=10)
+    checklist: list[str] = Field(min_length=3, max_length=7)
+    prevention: str = Field(min_length=10)
+    verify: str = Field(min_length=3)
+    related: list[str] = Field(default_factory=list)
+    references: list[str] = Field(min_length=1)
+
+    cases: list[Case] = Field(min_length=2)
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, v: str) -> str:
+        if not ID_RE.match(v):
+            raise ValueError(f"id {v!r} must be dotted lower-case words, e.g. 'cuda.oom'")
+        return v
+
+    @field_validator("references")
+    @classmethod
+    def _references_are_urls(cls, v: list[str]) -> list[str]:
+        for url in v:
+            if not URL_RE.match(url):
+                raise ValueError(f"reference {url!r} is not an http(s) URL")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Signature":
+        if not self.patterns and self.absence is None:
+            raise ValueError("a signature needs `patterns` or an `absence` rule")
+        if self.absence is not None and self.patterns:
+            raise ValueError("an absence signature is defined by its `absence` rule alone; remove `patterns`")
+        if self.count is not None and not self.patterns:
+            raise ValueError("a `count` rule counts `patterns`; give some")
+        if self.condition == "all" and len(self.patterns) < 2:
+            raise ValueError("condition = 'all' needs at least two patterns")
+        kinds = {c.kind for c in self.cases}
+        if kinds != {"match", "near_miss"}:
+            raise ValueError("cases need at least one 'match' and one 'near_miss'")
+        return self
+
+    @property
+    def cls(self) -> str:
+        return self.class_
+
+
+def compile_regex(regex: str, caseless: bool = False):
+    """Compile with RE2 (linear time, no backtracking); reject what RE2 cannot run."""
+    options = re2.Options()
+    options.case_sensitive = not caseless
+    options.log_errors = False
+    options.max_mem = 64 << 20
+    try:
+        return re2.compile(regex, options)
+    except re2.error as exc:
+        raise ValueError(f"regex {regex!r} is not valid RE2 syntax: {exc}") from None
