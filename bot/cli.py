@@ -71,7 +71,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         if total >= PROGRESS_MIN_BYTES:
             progress = _Progress(total)
     try:
-        report = signatures.diagnose(args.paths, progress=progress)
+        matcher = signatures.Matcher(_library(args)) if args.library else None
+        report = signatures.diagnose(args.paths, matcher=matcher, progress=progress)
     except InputError as exc:
         if progress:
             progress.close()
@@ -155,7 +156,8 @@ def cmd_test(args: argparse.Namespace) -> int:
             status = "ok" if r.ok else ("todo" if r.expected_failure else "FAIL")
             if r.ok and r.expected_failure:
                 status = "FIXED (remove todo)"
-            print(f"{status:5} {r.sig_id} case {r.index} ({r.case.kind}): {r.problem or r.case.note}")
+            also = f"  [also fired: {', '.join(r.others)}]" if r.others else ""
+            print(f"{status:5} {r.sig_id} case {r.index} ({r.case.kind}): {r.problem or r.case.note}{also}")
     todo = sum(1 for r in results if r.expected_failure and not r.ok)
     print(f"{len(results)} cases: {len(results) - len(failed) - todo - len(fixed)} passed, {len(failed)} failed, "
           f"{todo} todo, {len(fixed)} todo now passing")
@@ -180,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="print the JSON report (the contract other tools read)")
     d.add_argument("--job", help="a job id to fetch from a configured cluster")
     d.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    d.add_argument("--library", action="append", help="signature directory instead of the bundled one (repeatable)")
     d.set_defaults(func=cmd_diagnose)
 
     s = sub.add_parser("signatures", help="list, show, test and lint the signature library")
