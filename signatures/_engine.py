@@ -9,8 +9,9 @@ the input size.
 
 from __future__ import annotations
 
-import zlib
 import lzma
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
@@ -22,7 +23,7 @@ from ._schema import Pattern, Signature, compile_regex
 from ._sources import InputError, Source, looks_binary
 
 BLOCK = 8 << 20          # bytes read and scanned at a time
-MAX_LINE = 4 << 20       # a longer line is scanned in pieces of this size
+MAX_LINE = 1 << 20       # room for the partial line carried into the next block
 TAIL = 64 << 10          # bytes of the previous block kept for look-back context
 EVENTS_KEPT = 16         # events kept per (signature, rank); the rest are only counted
 ERRORLIKE_PER_RANK = 5
@@ -150,6 +151,68 @@ class Matcher:
         return scan.result()
 
 
+class _Reader:
+    """Yields (buffer, n): buffer[:n] holds whole lines. Reads ahead in a thread.
+
+    Two buffers alternate: while the scan works on one, a thread fills the other
+    (the read system call and decompression release the GIL). A line longer
+    than the buffer is handed over in pieces, so memory stays bounded.
+    """
+
+    def __init__(self, source: Source, on_bytes: Callable[[int], None]):
+        self.source = source
+        self.on_bytes = on_bytes
+
+    def _read(self, buf: bytearray, start: int) -> int:
+        """Fill buf from `start`; return how many bytes of buf are valid."""
+        pos = start
+        stream = self.source.stream
+        with memoryview(buf) as view:
+            while pos < len(buf):
+                try:
+                    got = stream.readinto(view[pos:]) if hasattr(stream, "readinto") else _read_into(stream, view[pos:])
+                except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+                    raise InputError(f"{self.source.name}: cannot read: {exc}") from None
+                if not got:
+                    break
+                pos += got
+        return pos
+
+    def __iter__(self):
+        head = self.source.head
+        bufs = [bytearray(BLOCK + MAX_LINE), bytearray(BLOCK + MAX_LINE)]
+        cur = 0
+        bufs[cur][:len(head)] = head
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            filled = self._read(bufs[cur], len(head))
+            self.on_bytes(filled)
+            while filled:
+                buf = bufs[cur]
+                eof = filled < len(buf)
+                cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
+                if cut == 0:
+                    cut = filled  # one line longer than the buffer: hand it over in pieces
+                carry = filled - cut
+                nxt = bufs[1 - cur]
+                nxt[:carry] = buf[cut:filled]
+                future = None if eof else pool.submit(self._read, nxt, carry)
+                yield buf, cut
+                if future is None:
+                    return
+                filled = future.result()
+                self.on_bytes(filled - carry)
+                if filled == carry and carry:
+                    yield nxt, carry  # the file ended right after a partial line
+                    return
+                cur = 1 - cur
+
+
+def _read_into(stream, view: memoryview) -> int:
+    data = stream.read(len(view))
+    view[:len(data)] = data
+    return len(data)
+
+
 class _SourceState:
     def __init__(self, source: Source, index: int):
         self.source = source
@@ -179,8 +242,7 @@ class _Scan:
     # -- reading -------------------------------------------------------------
 
     def scan_source(self, index: int, source: Source) -> None:
-        head = source.head
-        if looks_binary(head):
+        if looks_binary(source.head):
             self.skipped.append(f"{source.name}: binary data, not a text log")
             return
         self.sources.append(source.name)
@@ -189,56 +251,37 @@ class _Scan:
             self.ranks.add(source.rank_hint)
         if source.host_hint:
             self.hosts.add(source.host_hint)
-        carry = b""
         tail = b""
         line_base = 1
         first = True
-        for block in self._blocks(source):
-            buf = carry + block if carry else block
-            cut = buf.rfind(b"\n") + 1
-            if cut == 0:
-                if len(buf) < MAX_LINE:
-                    carry = buf
-                    continue
-                cut = len(buf)  # an enormous line: scan what we have, keep going
-            data, carry = buf[:cut], buf[cut:]
+        last_byte = 0x0A
+        for data, n in _Reader(source, self._count_bytes):
+            if not n:
+                continue
             if first:
-                self._sample_head(st, data)
+                self._sample_head(st, data, n)
                 first = False
-            self._scan_block(st, data, line_base, tail)
-            line_base += data.count(b"\n")
-            tail = data[-TAIL:]
-        if carry:
-            if first:
-                self._sample_head(st, carry)
-            self._scan_block(st, carry, line_base, tail)
-            line_base += 1
+            self._scan_block(st, data, n, line_base, tail)
+            line_base += data.count(b"\n", 0, n)
+            tail = bytes(data[max(0, n - TAIL):n])
+            last_byte = data[n - 1]
+        if last_byte != 0x0A:
+            line_base += 1  # the last line had no newline
         self.lines += line_base - 1
         self._finish_source(st)
 
-    def _blocks(self, source: Source):
-        if source.head:
-            yield source.head
-            self.bytes += len(source.head)
-        while True:
-            try:
-                block = source.stream.read(BLOCK)
-            except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
-                raise InputError(f"{source.name}: cannot read: {exc}") from None
-            if not block:
-                return
-            self.bytes += len(block)
-            if self.progress:
-                self.progress(len(block))
-            yield block
+    def _count_bytes(self, n: int) -> None:
+        self.bytes += n
+        if self.progress and n:
+            self.progress(n)
 
-    def _sample_head(self, st: _SourceState, data: bytes) -> None:
+    def _sample_head(self, st: _SourceState, data: bytearray, n: int) -> None:
         end = 0
         for _ in range(HEAD_SAMPLE_LINES):
-            nxt = data.find(b"\n", end)
+            nxt = data.find(b"\n", end, n)
             if nxt < 0:
                 break
-            pre = parse_prefix(data[end:min(nxt, end + 200)].decode("utf-8", "replace"))
+            pre = parse_prefix(bytes(data[end:min(nxt, end + 200)]).decode("utf-8", "replace"))
             end = nxt + 1
             if pre.rank is not None:
                 self.ranks.add(pre.rank)
@@ -249,16 +292,18 @@ class _Scan:
 
     # -- the block scan ------------------------------------------------------
 
-    def _scan_block(self, st: _SourceState, data: bytes, line_base: int, tail: bytes) -> None:
+    def _scan_block(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, tail: bytes) -> None:
+        """Scan data[:n_bytes], which ends at a line boundary (or is one cut giant line)."""
         if st.pending:
-            self._check_pending(st, data, 0)
+            self._check_pending(st, data, 0, n_bytes)
         hits: list[tuple[int, int]] = []
         append = hits.append
 
         def on_hit(lid: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
             append((end, lid))
 
-        self.m.db.scan(data, match_event_handler=on_hit)
+        with memoryview(data) as view:
+            self.m.db.scan(view[:n_bytes], match_event_handler=on_hit)
         if not hits:
             return
         hits.sort()
@@ -269,9 +314,9 @@ class _Scan:
         while i < n:
             end, lid = hits[i]
             ls = data.rfind(b"\n", 0, end) + 1
-            le = data.find(b"\n", end)
+            le = data.find(b"\n", end, n_bytes)
             if le < 0:
-                le = len(data)
+                le = n_bytes
             ids = [lid]
             i += 1
             while i < n and hits[i][0] <= le:
@@ -280,17 +325,17 @@ class _Scan:
                 i += 1
             line_no += data.count(b"\n", pos, ls)
             pos = ls
-            raw = data[ls:le]
+            raw = bytes(data[ls:le])
             if b"\r" in raw:
                 offset = ls
                 for seg in raw.split(b"\r"):
                     if seg:
-                        self._candidate(st, data, tail, offset, offset + len(seg), seg, line_no, ids)
+                        self._candidate(st, data, n_bytes, tail, offset, offset + len(seg), seg, line_no, ids)
                     offset += len(seg) + 1
             else:
-                self._candidate(st, data, tail, ls, le, raw, line_no, ids)
+                self._candidate(st, data, n_bytes, tail, ls, le, raw, line_no, ids)
 
-    def _candidate(self, st: _SourceState, data: bytes, tail: bytes, ls: int, le: int,
+    def _candidate(self, st: _SourceState, data: bytearray, n_bytes: int, tail: bytes, ls: int, le: int,
                    raw: bytes, line_no: int, ids: list[int]) -> None:
         text = strip_ansi(raw.decode("utf-8", "replace"))
         prefix = None
@@ -333,7 +378,7 @@ class _Scan:
                 if cp.kind == "start":
                     event.kind = "absence"
                     st.pending[sig.id] = event
-                    self._check_pending(st, data, le)
+                    self._check_pending(st, data, le, n_bytes)
                 else:
                     self._on_match(st, rt, cp, event)
 
@@ -401,17 +446,17 @@ class _Scan:
 
     # -- absence rules -------------------------------------------------------
 
-    def _check_pending(self, st: _SourceState, data: bytes, offset: int) -> None:
-        """Clear pending absence rules that see completion or progress in data[offset:]."""
+    def _check_pending(self, st: _SourceState, data: bytearray, offset: int, n_bytes: int) -> None:
+        """Clear pending absence rules that see completion or progress in data[offset:n_bytes]."""
         for sig_id in list(st.pending):
             rt = self.m.runtime[sig_id]
-            view = memoryview(data)[offset:]
+            view = memoryview(data)[offset:n_bytes]
             found = []
 
             def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
                 ls = data.rfind(b"\n", 0, offset + end) + 1
-                le = data.find(b"\n", offset + end)
-                line = strip_ansi(data[ls: le if le >= 0 else len(data)].decode("utf-8", "replace"))
+                le = data.find(b"\n", offset + end, n_bytes)
+                line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
                 if any(cp.regex.search(line) for cp in rt.progress[lid]):
                     found.append(True)
                     return True
@@ -433,10 +478,16 @@ class _Scan:
     # -- context -------------------------------------------------------------
 
     @staticmethod
-    def _lines_before(data: bytes, tail: bytes, ls: int, n: int) -> list[str]:
-        buf, end = data, ls
-        if data[:ls].count(b"\n") < n:
-            buf, end = tail + data[:ls], len(tail) + ls
+    def _lines_before(data: bytearray, tail: bytes, ls: int, n: int) -> list[str]:
+        start = ls
+        for _ in range(n + 1):
+            start = data.rfind(b"\n", 0, max(start - 1, 0))
+            if start < 0:
+                break
+        if start >= 0:
+            buf, end = bytes(data[start:ls]), ls - start
+        else:
+            buf, end = tail + bytes(data[:ls]), len(tail) + ls
         out = []
         pos = end - 1
         for _ in range(n):
@@ -447,7 +498,7 @@ class _Scan:
             pos = start - 1
         return out[::-1]
 
-    def _traceback(self, data: bytes, tail: bytes, ls: int, rank: int | None, st: _SourceState) -> list[str]:
+    def _traceback(self, data: bytearray, tail: bytes, ls: int, rank: int | None, st: _SourceState) -> list[str]:
         """The frames above an exception line, from the same rank."""
         frames: list[str] = []
         for line in reversed(self._lines_before(data, tail, ls, TRACEBACK_LOOKBACK)):

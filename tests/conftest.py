@@ -1,0 +1,51 @@
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+CORPUS = TESTS / "corpus"
+RULES_LIBRARY = TESTS / "fixtures" / "rules_library"
+
+
+def denpex_cmd() -> list[str]:
+    exe = shutil.which("denpex", path=str(Path(sys.executable).parent)) or shutil.which("denpex")
+    return [exe] if exe else [sys.executable, "-m", "bot.cli"]
+
+
+def run_denpex(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run the installed console script as a user would."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DENPEX_")}
+    return subprocess.run(denpex_cmd() + list(args), input=stdin, capture_output=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="session")
+def labels() -> dict[str, dict]:
+    return {row["file"]: row for row in map(json.loads, (CORPUS / "labels.jsonl").read_text().splitlines())}
+
+
+@pytest.fixture(scope="session")
+def library():
+    from signatures import default_library
+
+    return default_library()
+
+
+@pytest.fixture(scope="session")
+def matcher():
+    from signatures import default_matcher
+
+    return default_matcher()
+
+
+@pytest.fixture(scope="session")
+def rules_matcher():
+    """A small purpose-built library exercising every rule kind."""
+    from signatures import Matcher, load_library
+
+    return Matcher(load_library(RULES_LIBRARY))

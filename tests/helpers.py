@@ -1,0 +1,20 @@
+"""Small helpers shared by the tests."""
+
+import textwrap
+
+from signatures import diagnose_sources
+from signatures._sources import source_from_bytes
+
+
+def log(text: str) -> bytes:
+    return textwrap.dedent(text).strip("\n").encode() + b"\n"
+
+
+def run(matcher, *logs: tuple[str, str | bytes]) -> dict:
+    """Diagnose in-memory logs given as (name, text) pairs, as one job."""
+    sources = [source_from_bytes(name, body if isinstance(body, bytes) else log(body)) for name, body in logs]
+    return diagnose_sources(sources, matcher)
+
+
+def top(report: dict) -> dict | None:
+    return report["diagnoses"][0] if report["diagnoses"] else None
