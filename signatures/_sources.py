@@ -12,7 +12,9 @@ import gzip
 import io
 import lzma
 import os
+import shutil
 import sys
+import tempfile
 import tarfile
 import zipfile
 import zlib
@@ -23,6 +25,7 @@ from typing import BinaryIO, Iterator
 from ._lines import host_from_path, rank_from_path
 
 SNIFF = 8192
+SPOOL_IN_MEMORY = 8 << 20
 
 
 class InputError(Exception):
@@ -106,16 +109,13 @@ def _expand_stream(name: str, stream: BinaryIO, size: int | None, depth: int = 0
     whole = _Peeked(head, stream)
     if kind in ("gzip", "bz2", "xz") and depth < 3:
         inner = _decompressor(kind, io.BufferedReader(whole))
-        inner_name = name[: -len(Path(name).suffix)] if Path(name).suffix in (".gz", ".bz2", ".xz", ".tgz") else name
-        if name.endswith(".tgz"):
-            inner_name = name[:-4] + ".tar"
-        yield from _expand_stream(inner_name, inner, None, depth + 1)
+        yield from _expand_stream(name, inner, None, depth + 1)  # keep the name the user knows
         return
     if kind == "tar" and depth < 3:
         yield from _expand_tar(name, io.BufferedReader(whole), depth)
         return
     if kind == "zip" and depth < 3:
-        yield from _expand_zip(name, io.BufferedReader(whole), depth)
+        yield from _expand_zip(name, stream, head, depth)
         return
     yield Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
 
@@ -134,12 +134,19 @@ def _expand_tar(name: str, stream: BinaryIO, depth: int) -> Iterator[Source]:
         raise InputError(f"{name}: broken tar archive: {exc}") from None
 
 
-def _expand_zip(name: str, stream: BinaryIO, depth: int) -> Iterator[Source]:
-    # zip's directory is at the end: it needs a seekable file.
-    if not stream.seekable():
-        raise InputError(f"{name}: a zip archive cannot be read from a pipe; pass it as a file")
+def _expand_zip(name: str, stream: BinaryIO, head: bytes, depth: int) -> Iterator[Source]:
+    # zip's directory is at the end: it needs a seekable file. A zip arriving as a
+    # stream (stdin, inside a tarball) is spooled to a temporary file, not to memory.
     try:
-        archive = zipfile.ZipFile(stream)
+        if stream.seekable():
+            stream.seek(0)
+            seekable = stream
+        else:
+            seekable = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)
+            seekable.write(head)
+            shutil.copyfileobj(stream, seekable, 1 << 20)
+            seekable.seek(0)
+        archive = zipfile.ZipFile(seekable)
         infos = sorted((i for i in archive.infolist() if not i.is_dir()), key=lambda i: i.filename)
         for info in infos:
             with archive.open(info) as fh:
