@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ._attribution import attribute
+from ._attribution import _drop_fallbacks, attribute
 from ._engine import Matcher
 from ._library import Library
 from ._schema import Case, Signature
@@ -33,7 +33,9 @@ def case_log(case: Case) -> bytes:
 def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
     scan = matcher.scan([source_from_bytes(f"{sig.id}#{index}", case_log(case))])
     mine = [e for e in scan.events if e.sig_id == sig.id]
-    others = tuple(sorted({e.sig_id for e in scan.events if e.sig_id != sig.id}))
+    # a fallback that yields to this signature on the same lines is not a conflict
+    kept = _drop_fallbacks(scan.events, matcher.library.by_id())
+    others = tuple(sorted({e.sig_id for e in kept if e.sig_id != sig.id}))
     if case.kind == "near_miss":
         if mine:
             return CaseResult(sig.id, index, case, False, f"near miss fired on line {mine[0].line}: {mine[0].text!r}")

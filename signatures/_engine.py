@@ -434,15 +434,14 @@ class _Scan:
 
     def _errorlike(self, st: _SourceState, cp: _Compiled, text: str, line_no: int, prefix) -> None:
         rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
-        kept = self.errorlike.get(rank)
-        if kept is None:
-            if len(self.errorlike) >= ERRORLIKE_RANKS:
-                return
-            kept = self.errorlike[rank] = []
-        if len(kept) >= ERRORLIKE_PER_RANK or any(e.line == line_no and e.source == st.source.name for e in kept):
+        kept = self.errorlike.get(rank, [])
+        if len(kept) >= ERRORLIKE_PER_RANK or (rank not in self.errorlike and len(self.errorlike) >= ERRORLIKE_RANKS):
+            return
+        if any(e.line == line_no and e.source == st.source.name for e in kept):
             return
         if cp.regex.search(text) and not _BENIGN.search(text):
             kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
+            self.errorlike[rank] = kept
 
     # -- absence rules -------------------------------------------------------
 
