@@ -31,6 +31,7 @@ ERRORLIKE_RANKS = 64
 HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, hosts, times
 TEXT_CHARS = 2000        # evidence text is cut to this length
 TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
+TIME_LOOKBACK = 40       # lines searched above an unstamped event for a timestamp
 
 # Lines that look like an error even when no signature explains them.
 _ERRORLIKE = [
@@ -370,9 +371,9 @@ class _Scan:
                     self.ranks.add(rank)
                 if "host" in values:
                     host = values.pop("host")
+                eff_time = prefix.time if prefix.time is not None else self._time_above(st, data, tail, ls)
                 event = Event(sig.id, "line", st.source.name, st.index, line_no, rank, host,
-                              prefix.time, prefix.time if prefix.time is not None else st.last_time,
-                              text[:TEXT_CHARS], values)
+                              prefix.time, eff_time, text[:TEXT_CHARS], values)
                 if sig.context == "traceback":
                     event.context = self._traceback(data, tail, ls, rank, st)
                 if cp.kind == "start":
@@ -393,6 +394,14 @@ class _Scan:
         if prefix.host:
             self.hosts.add(prefix.host)
         return prefix
+
+    def _time_above(self, st: _SourceState, data: bytearray, tail: bytes, ls: int) -> float | None:
+        """A line without a timestamp (a traceback) happened at about the time of the last stamped line above it."""
+        for line in reversed(self._lines_before(data, tail, ls, TIME_LOOKBACK)):
+            t = parse_prefix(line, st.year).time
+            if t is not None:
+                return t
+        return st.last_time
 
     def _on_match(self, st: _SourceState, rt: _SigRuntime, cp: _Compiled, event: Event) -> None:
         sig = rt.sig

@@ -47,7 +47,7 @@ def diagnosis_dict(f: Finding) -> dict:
         "initiating_rank": f.initiating_rank,
         "host": e.host,
         "first_seen": {"source": e.source, "line": e.line, "time": iso(e.time if e.time is not None else e.eff_time),
-                       "text": e.text},
+                       "time_inferred": e.time is None and e.eff_time is not None, "text": e.text},
         "evidence": evidence,
         "values": values,
         "ranks": f.ranks,
