@@ -12,7 +12,7 @@ from pathlib import Path
 import signatures
 from signatures import InputError, SignatureFileError
 from signatures._cases import run_cases
-from signatures._lint import lint_library
+from signatures._lint import coverage_markdown, lint_library
 
 EXIT_OK = 0
 EXIT_FAILED_CHECKS = 1
@@ -173,6 +173,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return EXIT_FAILED_CHECKS if problems else EXIT_OK
 
 
+def cmd_coverage(args: argparse.Namespace) -> int:
+    sys.stdout.write(coverage_markdown(_library(args)))
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="denpex", description="Find the failure that started a training job's crash.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -201,6 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     te.set_defaults(func=cmd_test)
     li = ssub.add_parser("lint", help="check the library against the policy (beyond the schema)")
     li.set_defaults(func=cmd_lint)
+    co = ssub.add_parser("coverage", help="print the class -> signatures table (docs/coverage.md)")
+    co.set_defaults(func=cmd_coverage)
     return parser
 
 

@@ -50,3 +50,26 @@ def lint_library(lib: Library) -> list[str]:
     for sig in lib.signatures:
         problems += lint_signature(sig, str(lib.paths.get(sig.id, sig.id)))
     return problems
+
+
+def coverage_markdown(lib: Library) -> str:
+    """The class -> signatures table for docs/coverage.md (regenerate with `denpex signatures coverage`)."""
+    by_class: dict[str, list[Signature]] = {key: [] for key in lib.taxonomy}
+    for sig in lib.signatures:
+        by_class[sig.cls].append(sig)
+    lines = [
+        "# Signature coverage",
+        "",
+        "Generated from the library by `denpex signatures coverage > docs/coverage.md`;",
+        "a test fails when this file and the library disagree.",
+        "",
+        f"{len(lib.signatures)} signatures over {sum(1 for v in by_class.values() if v)} of {len(lib.taxonomy)} classes.",
+        "",
+        "| class | family | signatures | ids (role) |",
+        "|---|---|---:|---|",
+    ]
+    for key, cls in lib.taxonomy.items():
+        sigs = sorted(by_class[key], key=lambda s: s.id)
+        ids = ", ".join(f"`{s.id}` ({s.role})" for s in sigs) or ("—" if key == "healthy" else "**none**")
+        lines.append(f"| `{key}` | {cls.family} | {len(sigs)} | {ids} |")
+    return "\n".join(lines) + "\n"
