@@ -153,7 +153,7 @@ class Matcher:
 
 
 class _Reader:
-    """Yields (buffer, n): buffer[:n] holds whole lines. Reads ahead in a thread.
+    """Yields blocks of whole lines. Reads ahead in a thread.
 
     Two buffers alternate: while the scan works on one, a thread fills the other
     (the read system call and decompression release the GIL). A line longer
@@ -179,32 +179,40 @@ class _Reader:
                 pos += got
         return pos
 
+    def _fill(self, buf: bytearray, start: int) -> tuple[int, int, int]:
+        """Read into buf after `start` carried bytes; return (filled, cut, newlines in buf[:cut]).
+
+        Runs in the reader thread: counting newlines here overlaps with the
+        Hyperscan scan of the other buffer, which releases the GIL.
+        """
+        filled = self._read(buf, start)
+        eof = filled < len(buf)
+        cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
+        if cut == 0:
+            cut = filled  # one line longer than the buffer: hand it over in pieces
+        return filled, cut, buf.count(b"\n", 0, cut)
+
     def __iter__(self):
+        """Yield (buffer, n, newlines): buffer[:n] holds whole lines."""
         head = self.source.head
         bufs = [bytearray(BLOCK + MAX_LINE), bytearray(BLOCK + MAX_LINE)]
         cur = 0
         bufs[cur][:len(head)] = head
         with ThreadPoolExecutor(max_workers=1) as pool:
-            filled = self._read(bufs[cur], len(head))
+            filled, cut, newlines = self._fill(bufs[cur], len(head))
             self.on_bytes(filled)
             while filled:
                 buf = bufs[cur]
-                eof = filled < len(buf)
-                cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
-                if cut == 0:
-                    cut = filled  # one line longer than the buffer: hand it over in pieces
                 carry = filled - cut
                 nxt = bufs[1 - cur]
                 nxt[:carry] = buf[cut:filled]
-                future = None if eof else pool.submit(self._read, nxt, carry)
-                yield buf, cut
+                eof = filled < len(buf)
+                future = None if eof else pool.submit(self._fill, nxt, carry)
+                yield buf, cut, newlines
                 if future is None:
                     return
-                filled = future.result()
+                filled, cut, newlines = future.result()
                 self.on_bytes(filled - carry)
-                if filled == carry and carry:
-                    yield nxt, carry  # the file ended right after a partial line
-                    return
                 cur = 1 - cur
 
 
@@ -256,14 +264,14 @@ class _Scan:
         line_base = 1
         first = True
         last_byte = 0x0A
-        for data, n in _Reader(source, self._count_bytes):
+        for data, n, newlines in _Reader(source, self._count_bytes):
             if not n:
                 continue
             if first:
                 self._sample_head(st, data, n)
                 first = False
             self._scan_block(st, data, n, line_base, tail)
-            line_base += data.count(b"\n", 0, n)
+            line_base += newlines
             tail = bytes(data[max(0, n - TAIL):n])
             last_byte = data[n - 1]
         if last_byte != 0x0A:
