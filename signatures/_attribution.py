@@ -79,11 +79,14 @@ def _close(a: Event, b: Event) -> bool:
 
 
 def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
-    specific = [e for e in events if not _is_fallback(sigs[e.sig_id]) and sigs[e.sig_id].role != "wrapper"]
+    """A fallback yields to a specific signature nearby on its rank, and to any signature on its own line."""
+    specific = [e for e in events if not _is_fallback(sigs[e.sig_id])]
     out = []
     for e in events:
         if _is_fallback(sigs[e.sig_id]) and any(
-                s.source_index == e.source_index and _same_rank(s, e) and abs(s.line - e.line) <= FALLBACK_WINDOW
+                s.source_index == e.source_index and _same_rank(s, e) and (
+                    s.line == e.line
+                    or (sigs[s.sig_id].role != "wrapper" and abs(s.line - e.line) <= FALLBACK_WINDOW))
                 for s in specific):
             continue
         out.append(e)
@@ -134,7 +137,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
         sig = sigs[winner.sig_id]
         same_sig = [e for e in remaining if e.sig_id == sig.id]
         related = [e for e in burst if e.sig_id != sig.id]
-        findings.append(_finding(scan, sig, winner, same_sig, related, promoted, launcher))
+        findings.append(_finding(scan, sig, winner, [e for e in events if e.sig_id == sig.id], related, promoted,
+                                 launcher))
         classes_seen.add(sig.cls)
         explained = {id(e) for e in burst}
         # a later failure of a class already reported is the same failure seen again
@@ -150,8 +154,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
 
 def _finding(scan: ScanResult, sig: Signature, event: Event, same_sig: list[Event], related: list[Event],
              promoted: bool, launcher: list[Event]) -> Finding:
-    ranks = sorted({r for (sid, r) in scan.counts if sid == sig.id and r is not None})
-    count = sum(n for (sid, _), n in scan.counts.items() if sid == sig.id)
+    # events are kept per (signature, rank), so every rank that fired has at least one here;
+    # ranks whose events yielded to a specific signature are gone from `same_sig`
+    ranks = sorted({e.rank for e in same_sig if e.rank is not None})
+    count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
     rank: int | None = event.rank
     if sig.scope == "job":
         rank = None

@@ -10,6 +10,7 @@ the input size.
 from __future__ import annotations
 
 import lzma
+import re
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, host
 TEXT_CHARS = 2000        # evidence text is cut to this length
 TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
 TIME_LOOKBACK = 40       # lines searched above an unstamped event for a timestamp
+CONTINUATION_LINES = 4   # lines kept below an exception that continue its message
+CONTINUATION_SCAN = 12   # lines looked at for them (other ranks' lines may interleave)
 
 # Lines that look like an error even when no signature explains them.
 _ERRORLIKE = [
@@ -49,6 +52,10 @@ _ERRORLIKE = [
     ("exit code", r"exit code [1-9]"),
     ("Killed", r"\bKilled\b"),
 ]
+# a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
+_CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
+# a line that starts a new log record rather than continuing a message: a timestamp, a glog or level prefix
+_NEW_RECORD = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNING|ERROR|DEBUG)\b|\w[\w.-]*:\d+:\d+ \[\d+\] NCCL)")
 _BENIGN = compile_regex(r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b", False)
 
 
@@ -65,7 +72,8 @@ class Event:
     eff_time: float | None    # own timestamp, else the last one seen earlier in the source
     text: str
     values: dict[str, str] = field(default_factory=dict)
-    context: list[str] = field(default_factory=list)
+    context: list[str] = field(default_factory=list)   # lines above (traceback frames)
+    after: list[str] = field(default_factory=list)     # the message's continuation lines below
     seq: int = 0              # order of discovery: source order, then line order
 
 
@@ -105,6 +113,7 @@ class _SigRuntime:
     def __init__(self, sig: Signature):
         self.sig = sig
         self.exclude = [compile_regex(e.regex, e.caseless) for e in sig.exclude]
+        self.patterns = [compile_regex(p.regex, p.caseless) for p in sig.patterns if not p.lines_before]
         self.progress_db = None
         self.progress: dict[int, list[_Compiled]] = {}
         if sig.absence is not None:
@@ -384,6 +393,14 @@ class _Scan:
                               prefix.time, eff_time, text[:TEXT_CHARS], values)
                 if sig.context == "traceback":
                     event.context = self._traceback(data, tail, ls, rank, st)
+                    event.after = self._continuation(data, n_bytes, le, rank, st)
+                    for line in event.after:  # the message's continuation can carry the values
+                        for rx in rt.patterns:
+                            found = rx.search(line)
+                            if found:
+                                for k, v in found.groupdict().items():
+                                    if v is not None and k not in ("rank", "host"):
+                                        event.values.setdefault(k, v)
                 if cp.kind == "start":
                     event.kind = "absence"
                     st.pending[sig.id] = event
@@ -529,6 +546,27 @@ class _Scan:
         if not files:
             return []
         return frames[files[max(0, len(files) - 3)]:][:12]
+
+    def _continuation(self, data: bytearray, n_bytes: int, le: int, rank: int | None, st: _SourceState) -> list[str]:
+        """Lines right below an exception that continue its message (load_state_dict lists keys there)."""
+        out: list[str] = []
+        pos = le + 1
+        for _ in range(CONTINUATION_SCAN):
+            if pos >= n_bytes or len(out) >= CONTINUATION_LINES:
+                break
+            end = data.find(b"\n", pos, n_bytes)
+            end = n_bytes if end < 0 else end
+            line = strip_ansi(bytes(data[pos:min(end, pos + 400)]).decode("utf-8", "replace")).rstrip("\r")
+            pos = end + 1
+            pre = parse_prefix(line, st.year)
+            if rank is not None and pre.rank is not None and pre.rank != rank:
+                continue  # another rank's line interleaved
+            body = _CONTINUATION_BODY.sub("", line, count=1)
+            if not body.strip() or body.startswith(("Traceback", "During handling", "The above exception")) \
+                    or _NEW_RECORD.match(body):
+                break
+            out.append(line[:300])
+        return out
 
     def result(self) -> ScanResult:
         events = sorted((e for kept in self.events.values() for e in kept), key=lambda e: e.seq)

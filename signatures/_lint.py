@@ -9,7 +9,7 @@ from ._schema import Signature
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _GROUP = re.compile(r"\(\?P<([a-z_][a-z0-9_]*)>")
-BUILTIN_VALUES = {"count", "status"}
+BUILTIN_VALUES = {"count", "status", "host", "rank"}
 SLACK_HEADER_LIMIT = 150
 
 

@@ -22,12 +22,17 @@ def _evidence(e: Event, kind: str) -> dict:
         item["time"] = iso(e.time)
     if e.context:
         item["context"] = e.context
+    if e.after:
+        item["context_after"] = e.after
     return item
 
 
 def diagnosis_dict(f: Finding) -> dict:
     sig, e = f.sig, f.event
     values = dict(e.values)
+    # the line's host and the initiating rank are usable in the text as {host} and {rank}
+    text_values = {**values, "host": e.host or "unknown host",
+                   "rank": str(f.initiating_rank) if f.initiating_rank is not None else "unknown"}
     evidence = [_evidence(e, "initiating")]
     seen_ranks = {e.rank}
     for other in f.events:
@@ -53,13 +58,13 @@ def diagnosis_dict(f: Finding) -> dict:
         "ranks": f.ranks,
         "count": f.count,
         "collateral": f.collateral,
-        "summary": fill(sig.summary, values).strip(),
+        "summary": fill(sig.summary, text_values).strip(),
         "mechanism": sig.mechanism.strip(),
         "root_causes": sig.root_causes,
-        "fix": fill(sig.fix, values).strip(),
-        "checklist": [fill(c, values) for c in sig.checklist],
+        "fix": fill(sig.fix, text_values).strip(),
+        "checklist": [fill(c, text_values) for c in sig.checklist],
         "prevention": sig.prevention.strip(),
-        "verify": fill(sig.verify, values).strip(),
+        "verify": fill(sig.verify, text_values).strip(),
         "references": sig.references,
         "related": sig.related,
     }
@@ -154,6 +159,8 @@ def render_text(report: dict, width: int = 100) -> str:
             for ctx in ev.get("context", [])[-6:]:
                 out.append(f"      {ctx[:width]}")
             out.append(f"    {tag} [{r}] {ev['source']}:{ev['line']}: {ev['text'][:200]}")
+            for ctx in ev.get("context_after", []):
+                out.append(f"      {ctx[:width]}")
         if d["collateral"]:
             out.append("  Knock-on failures (collateral, not the cause):")
             for c in d["collateral"]:

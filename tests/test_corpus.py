@@ -25,5 +25,5 @@ def test_corpus_log(matcher, row):
         others = top["collateral"] or [r for r in top["ranks"] if r != top["initiating_rank"]]
         assert others, "the knock-on failures on other ranks should be grouped"
     key_text = row["key_line"].strip()
-    texts = [e["text"].strip() for e in top["evidence"]] + [top["first_seen"]["text"].strip()]
+    texts = [t.strip() for e in top["evidence"] for t in [e["text"], *e.get("context", []), *e.get("context_after", [])]]
     assert any(key_text in t or t in key_text for t in texts), "the most diagnostic line should be in the evidence"
