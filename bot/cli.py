@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import signatures
+from bot.config import ConfigError, load_config
 from signatures import InputError, SignatureFileError
 from signatures._cases import run_cases
 from signatures._lint import coverage_markdown, lint_library
@@ -71,7 +72,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         if total >= PROGRESS_MIN_BYTES:
             progress = _Progress(total)
     try:
-        matcher = signatures.Matcher(_library(args)) if args.library else None
+        library = _library(args)
+        matcher = None if library is signatures.default_library() else signatures.Matcher(library)
         report = signatures.diagnose(args.paths, matcher=matcher, progress=progress)
     except InputError as exc:
         if progress:
@@ -92,8 +94,12 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
 
 
 def _library(args: argparse.Namespace) -> signatures.Library:
+    """--library replaces the bundled library; the config's extra_dirs add to it."""
     if args.library:
         return signatures.load_library([Path(d) for d in args.library])
+    extra = load_config().signatures.extra_dirs
+    if extra:
+        return signatures.load_library([signatures.LIBRARY_DIR, *extra])
     return signatures.default_library()
 
 
@@ -218,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except SignatureFileError as exc:
         print(f"denpex: invalid signature library: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ConfigError as exc:
+        print(f"denpex: invalid configuration: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

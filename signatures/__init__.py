@@ -10,13 +10,13 @@ from typing import Callable, Iterable
 
 from ._attribution import attribute
 from ._engine import Matcher, ScanResult
-from ._library import Library, SignatureFileError, default_library, load_library, load_signature
+from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature
 from ._sources import InputError, Source, open_sources
 
 __all__ = [
-    "InputError", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
+    "InputError", "LIBRARY_DIR", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
     "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
     "open_sources", "render_text", "default_matcher",
 ]

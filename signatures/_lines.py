@@ -20,7 +20,7 @@ _RANK_PATTERNS = [
     # torchrun --tee / log_line_prefix_template: "[default3]:" and PyTorch's own "[rank3]:"
     re.compile(r"\[(?:rank|default)\s*(?P<rank>\d{1,6})\]"),
     # NCCL debug lines: "host:pid:tid [3] NCCL INFO ..."
-    re.compile(r"^(?:\d{1,6}:\s+)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[(?P<rank>\d{1,4})\] NCCL\b"),
+    re.compile(r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[(?P<rank>\d{1,4})\] (?:[\w/.-]+:\d+ )?NCCL\b"),
     # Python logging / structured fields: "rank=3", "RANK: 3", "rank 3]"
     re.compile(r"(?<![\w-])(?:global_)?rank[=:\s]\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
 ]
@@ -28,7 +28,7 @@ _RANK_PATTERNS = [
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
 
 _HOST_PATTERNS = [
-    re.compile(r"^(?:\d{1,6}:\s+)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[\d{1,4}\] NCCL\b"),
+    re.compile(r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[\d{1,4}\] (?:[\w/.-]+:\d+ )?NCCL\b"),
     re.compile(r"slurmstepd(?:-(?P<host>[\w.-]+))?: "),
     # syslog / journald: "Dec  2 10:00:00 gpu-node-07 kernel: ..."
     re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),

@@ -26,4 +26,5 @@ def test_corpus_log(matcher, row):
         assert others, "the knock-on failures on other ranks should be grouped"
     key_text = row["key_line"].strip()
     texts = [t.strip() for e in top["evidence"] for t in [e["text"], *e.get("context", []), *e.get("context_after", [])]]
+    texts += [c["first_seen"]["text"].strip() for c in top["collateral"]]
     assert any(key_text in t or t in key_text for t in texts), "the most diagnostic line should be in the evidence"

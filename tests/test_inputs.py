@@ -212,6 +212,7 @@ def test_only_binary_inputs_raise(rules_matcher, tmp_path):
     ("12: step 5", 12, None, None),
     ("0: [rank0]: Unexpected key(s)", 0, None, None),
     ("gpu-node-07:1234:5678 [3] NCCL WARN Call to connect", 3, "gpu-node-07", None),
+    ("gpu-node-03:51234:51301 [6] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion", 6, "gpu-node-03", None),
     ("E1206 18:44:12.715298 1 ProcessGroupNCCL.cpp:1] x", None, None, "12-06T18:44:12"),
     ("2026-12-02 10:15:03,782 INFO [rank1] train: done", 1, None, "2026-12-02T10:15:03"),
     ("[2026-12-02 10:19:47,753][INFO][rank 0][ckpt.py:160] ready", 0, None, "2026-12-02T10:19:47"),
