@@ -49,7 +49,7 @@ CASES = {
     "fabric_error_before_the_timeouts": ("""
         gpu-node-03:51234:51301 [6] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.14<52814> with status=12 opcode=0 len=0 vendor err 129 (Send) localGid fe80::ba59:9f03:c5:6a2e remoteGids fe80::ba59:9f03:c5:6b1a hca mlx5_2
         gpu-node-03:51234:51301 [6] NCCL INFO transport/net.cc:1134 -> 6
-        """ + watchdogs([0, 1, 2, 3, 4, 5, 7]), "nvlink_ib_error", None),
+        """ + watchdogs([0, 1, 2, 3, 4, 5, 7]), "nvlink_ib_error", 6),  # NCCL's [6]: the rank that never timed out
     "time_limit_not_the_sigterm_it_sends": ("""
         0: 2026-11-30 12:00:00,000 INFO [rank0] train: step 100 loss 2.0
         slurmstepd: error: *** JOB 812345 ON gpu-node-01 CANCELLED AT 2026-11-30T12:00:05 DUE TO TIME LIMIT ***
