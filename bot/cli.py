@@ -72,8 +72,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         if total >= PROGRESS_MIN_BYTES:
             progress = _Progress(total)
     try:
-        library = _library(args)
-        matcher = None if library is signatures.default_library() else signatures.Matcher(library)
+        matcher = _matcher(args)
         report = signatures.diagnose(args.paths, matcher=matcher, progress=progress)
     except InputError as exc:
         if progress:
@@ -93,14 +92,20 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _library(args: argparse.Namespace) -> signatures.Library:
+def _library_dirs(args: argparse.Namespace) -> list[Path]:
     """--library replaces the bundled library; the config's extra_dirs add to it."""
     if args.library:
-        return signatures.load_library([Path(d) for d in args.library])
-    extra = load_config().signatures.extra_dirs
-    if extra:
-        return signatures.load_library([signatures.LIBRARY_DIR, *extra])
-    return signatures.default_library()
+        return [Path(d) for d in args.library]
+    return [signatures.LIBRARY_DIR, *load_config().signatures.extra_dirs]
+
+
+def _matcher(args: argparse.Namespace) -> signatures.Matcher:
+    return signatures.cached_matcher(_library_dirs(args))
+
+
+def _library(args: argparse.Namespace) -> signatures.Library:
+    dirs = _library_dirs(args)
+    return signatures.default_library() if dirs == [signatures.LIBRARY_DIR] else signatures.load_library(dirs)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -130,10 +135,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"\n{sig.title}\n\n{sig.summary.strip()}\n\nMechanism: {sig.mechanism.strip()}")
     print("\nPatterns:")
     for p in sig.patterns:
-        print(f"  literal {p.literal!r}  regex {p.regex}")
+        print(f"  literals {p.all_literals!r}  regex {p.regex}")
     if sig.absence:
-        print(f"  absence: start {[p.literal for p in sig.absence.start]}, complete "
-              f"{[p.literal for p in sig.absence.complete]}, progress {[p.literal for p in sig.absence.progress]}")
+        print(f"  absence: start {[p.all_literals for p in sig.absence.start]}, complete "
+              f"{[p.all_literals for p in sig.absence.complete]}, progress {[p.all_literals for p in sig.absence.progress]}")
     print("\nRoot causes:")
     for rc in sig.root_causes:
         print(f"  - {rc}")

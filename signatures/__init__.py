@@ -9,6 +9,7 @@ import time
 from typing import Callable, Iterable
 
 from ._attribution import attribute
+from ._cache import cached_matcher
 from ._engine import Matcher, ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._report import build_report, collateral_line, render_text
@@ -16,7 +17,7 @@ from ._schema import Signature
 from ._sources import InputError, Source, open_sources
 
 __all__ = [
-    "InputError", "LIBRARY_DIR", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
+    "InputError", "LIBRARY_DIR", "cached_matcher", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
     "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
     "open_sources", "render_text", "default_matcher",
 ]
@@ -25,9 +26,10 @@ _matcher: Matcher | None = None
 
 
 def default_matcher() -> Matcher:
+    """The bundled library, compiled (from the cache when it is current)."""
     global _matcher
     if _matcher is None:
-        _matcher = Matcher(default_library())
+        _matcher = cached_matcher([LIBRARY_DIR])
     return _matcher
 
 

@@ -56,7 +56,6 @@ _ERRORLIKE = [
 _CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
 # a line that starts a new log record rather than continuing a message: a timestamp, a glog or level prefix
 _NEW_RECORD = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNING|ERROR|DEBUG)\b|\w[\w.-]*:\d+:\d+ \[\d+\] NCCL)")
-_BENIGN = compile_regex(r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b", False)
 
 
 @dataclass
@@ -98,13 +97,56 @@ class ScanResult:
     skipped: list[str]
 
 
+class _Lazy:
+    """An RE2 regex compiled on first use: a scan only ever touches the few patterns its log contains.
+
+    Picklable (the compiled object is dropped), so a compiled Matcher can be cached."""
+
+    __slots__ = ("source", "caseless", "_compiled")
+
+    def __init__(self, source: str, caseless: bool):
+        self.source, self.caseless, self._compiled = source, caseless, None
+
+    def search(self, text: str):
+        if self._compiled is None:
+            self._compiled = compile_regex(self.source, self.caseless)
+        return self._compiled.search(text)
+
+    def __getstate__(self):
+        return self.source, self.caseless
+
+    def __setstate__(self, state):
+        self.source, self.caseless = state
+        self._compiled = None
+
+
+_BENIGN = _Lazy(r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b", False)
+
+
 @dataclass
 class _Compiled:
     kind: str                  # "match", "start", "errorlike"
-    regex: object
+    regex: _Lazy
     lines_before: int = 0
     sig: Signature | None = None
     pattern_index: int = 0
+
+
+class _Database:
+    """A Hyperscan literal database that survives pickling (serialized with hs_serialize_database)."""
+
+    def __init__(self, db: hyperscan.Database):
+        self.db = db
+
+    def scan(self, data, match_event_handler) -> None:
+        self.db.scan(data, match_event_handler=match_event_handler)
+
+    def __getstate__(self):
+        return hyperscan.dumpb(self.db)
+
+    def __setstate__(self, state):
+        self.db = hyperscan.loadb(state, mode=hyperscan.HS_MODE_BLOCK)
+        self.db.scratch = hyperscan.Scratch(self.db)
 
 
 class _SigRuntime:
@@ -112,8 +154,8 @@ class _SigRuntime:
 
     def __init__(self, sig: Signature):
         self.sig = sig
-        self.exclude = [compile_regex(e.regex, e.caseless) for e in sig.exclude]
-        self.patterns = [compile_regex(p.regex, p.caseless) for p in sig.patterns if not p.lines_before]
+        self.exclude = [_Lazy(e.regex, e.caseless) for e in sig.exclude]
+        self.patterns = [_Lazy(p.regex, p.caseless) for p in sig.patterns if not p.lines_before]
         self.progress_db = None
         self.progress: dict[int, list[_Compiled]] = {}
         if sig.absence is not None:
@@ -128,15 +170,15 @@ def _build_db(entries: Iterable[tuple[str, Pattern, Signature | None, int]]):
     literal_ids: dict[tuple[bytes, bool], int] = {}
     by_literal: dict[int, list[_Compiled]] = {}
     for kind, pat, sig, index in entries:
-        key = (pat.literal.encode(), pat.caseless)
-        lid = literal_ids.setdefault(key, len(literal_ids))
-        by_literal.setdefault(lid, []).append(
-            _Compiled(kind, compile_regex(pat.regex, pat.caseless), pat.lines_before, sig, index))
+        compiled = _Compiled(kind, _Lazy(pat.regex, pat.caseless), pat.lines_before, sig, index)
+        for literal in pat.all_literals:
+            lid = literal_ids.setdefault((literal.encode(), pat.caseless), len(literal_ids))
+            by_literal.setdefault(lid, []).append(compiled)
     db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
     exprs = [lit for lit, _ in literal_ids]
     flags = [hyperscan.HS_FLAG_CASELESS if caseless else 0 for _, caseless in literal_ids]
     db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags, literal=True)
-    return db, by_literal
+    return _Database(db), by_literal
 
 
 class Matcher:
@@ -321,7 +363,7 @@ class _Scan:
             append((end, lid))
 
         with memoryview(data) as view:
-            self.m.db.scan(view[:n_bytes], match_event_handler=on_hit)
+            self.m.db.scan(view[:n_bytes], on_hit)
         if not hits:
             return
         hits.sort()
@@ -496,7 +538,7 @@ class _Scan:
                 return None
 
             try:
-                rt.progress_db.scan(view, match_event_handler=on_hit)
+                rt.progress_db.scan(view, on_hit)
             except hyperscan.ScanTerminated:
                 pass
             view.release()

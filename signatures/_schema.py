@@ -24,30 +24,34 @@ class _Strict(BaseModel):
 class Pattern(_Strict):
     """A line pattern: the literal is the prefilter, the regex confirms and extracts.
 
-    `literal` must appear verbatim in every line the regex can match (the scan
-    only looks at lines that contain one). Named groups in `regex` are the
+    `literal` (or one of `literals`) must appear verbatim in every line the regex
+    can match: the scan only looks at lines that contain one. Named groups in `regex` are the
     extractors: their values go into the diagnosis. A group named `rank` or
     `host` overrides the rank/host read from the line prefix.
     """
 
-    literal: str
+    literal: str | None = None
+    literals: list[str] = Field(default_factory=list)
     regex: str
     caseless: bool = False
     lines_before: int = Field(0, ge=0, le=8)
 
-    @field_validator("literal")
-    @classmethod
-    def _literal_long_enough(cls, v: str) -> str:
-        if len(v) < MIN_LITERAL:
-            raise ValueError(f"literal {v!r} is shorter than {MIN_LITERAL} characters: it would make every line a candidate")
-        if "\n" in v:
-            raise ValueError("literal must not contain a newline")
-        return v
-
     @model_validator(mode="after")
-    def _regex_compiles(self) -> "Pattern":
+    def _valid(self) -> "Pattern":
+        if (self.literal is None) == (not self.literals):
+            raise ValueError("give exactly one of `literal` or `literals` (any of which prefilters the regex)")
+        for lit in self.all_literals:
+            if len(lit) < MIN_LITERAL:
+                raise ValueError(f"literal {lit!r} is shorter than {MIN_LITERAL} characters: "
+                                 "it would make every line a candidate")
+            if "\n" in lit:
+                raise ValueError("a literal must not contain a newline")
         compile_regex(self.regex, self.caseless)
         return self
+
+    @property
+    def all_literals(self) -> list[str]:
+        return [self.literal] if self.literal is not None else list(self.literals)
 
 
 class Exclude(_Strict):

@@ -3,6 +3,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,13 @@ def denpex_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "bot.cli"]
 
 
+# the CLI's compiled-library cache goes to a directory of the test run, not the user's home
+os.environ["DENPEX_CACHE_DIR"] = tempfile.mkdtemp(prefix="denpex-cache-")
+
+
 def run_denpex(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run the installed console script as a user would."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DENPEX_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DENPEX_") or k == "DENPEX_CACHE_DIR"}
     return subprocess.run(denpex_cmd() + list(args), input=stdin, capture_output=True, timeout=timeout, env=env)
 
 

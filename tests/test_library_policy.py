@@ -67,3 +67,22 @@ def test_real_healthy_runs_fire_nothing(matcher, name):
 def test_healthy_logs_as_one_multi_source_job(matcher):
     report = diagnose_sources([source_from_bytes(n, t.encode()) for n, t in HEALTHY.items()], matcher)
     assert report["diagnoses"] == []
+
+
+def test_no_literal_makes_healthy_lines_candidates(matcher):
+    """The prefilter only pays off if literals are rare in normal output: at most 0.5% of healthy lines per literal."""
+    from collections import Counter
+
+    corpus = "".join(HEALTHY.values()) + (CORPUS / "024_healthy.log").read_text() + (CORPUS / "026_healthy.log").read_text()
+    data = corpus.encode()
+    lines = data.count(b"\n")
+    lines_hit: dict[int, set[int]] = {}
+
+    def on_hit(lid, _start, end, _flags, _ctx):
+        lines_hit.setdefault(lid, set()).add(data.rfind(b"\n", 0, end))
+
+    matcher.db.scan(data, on_hit)
+    hot = Counter({lid: len(starts) for lid, starts in lines_hit.items()})
+    offenders = [(n, sorted({c.sig.id if c.sig else "errorlike" for c in matcher.by_literal[lid]}))
+                 for lid, n in hot.most_common() if n > lines * 0.005]
+    assert not offenders, f"literals hitting more than 0.5% of {lines} healthy lines: {offenders}"
