@@ -159,6 +159,12 @@ def _finding(scan: ScanResult, sig: Signature, event: Event, same_sig: list[Even
     ranks = sorted({e.rank for e in same_sig if e.rank is not None})
     count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
     rank: int | None = event.rank
+    if rank is None:
+        # the first line named no rank (a kernel assert, a bare CUDA error): the same failure's
+        # other lines in this burst may, when they all name the same one
+        named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
+        if len(named) == 1:
+            rank = named.pop()
     if sig.scope == "job":
         rank = None
     elif sig.blame == "peer":
@@ -170,7 +176,7 @@ def _finding(scan: ScanResult, sig: Signature, event: Event, same_sig: list[Even
             rank = silent[0]
         else:
             rank = None
-    elif len(ranks) >= 2 and set(ranks) >= scan.ranks:
+    elif rank is not None and len(ranks) >= 2 and set(ranks) >= scan.ranks:
         rank = None  # every rank failed alike: no single rank started it
     return Finding(sig, event, same_sig, ranks, count, rank, promoted, related, [], launcher)
 

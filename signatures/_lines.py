@@ -17,8 +17,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
 
 # Ordered: the first that matches wins. Each yields a rank; some also a host.
 _RANK_PATTERNS = [
-    # torchrun --tee / log_line_prefix_template: "[default3]:" and PyTorch's own "[rank3]:"
-    re.compile(r"\[(?:rank|default)\s*(?P<rank>\d{1,6})\]"),
+    # PyTorch's own "[rank3]:" is the global rank: it wins over torchrun's local "[default0]:" tee prefix
+    re.compile(r"\[rank\s*(?P<rank>\d{1,6})\]"),
+    re.compile(r"\[default\s*(?P<rank>\d{1,6})\]"),
     # NCCL debug lines: "host:pid:tid [3] NCCL INFO ..."
     re.compile(r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[(?P<rank>\d{1,4})\] (?:[\w/.-]+:\d+ )?NCCL\b"),
     # Python logging / structured fields: "rank=3", "RANK: 3", "rank 3]"

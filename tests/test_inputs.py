@@ -209,6 +209,7 @@ def test_only_binary_inputs_raise(rules_matcher, tmp_path):
 @pytest.mark.parametrize("line,rank,host,time", [
     ("[rank3]: RuntimeError: x", 3, None, None),
     ("[default5]:[rank5]: x", 5, None, None),
+    ("[default0]:[rank12]:[E817 17:40:34.227531918 ProcessGroupNCCL.cpp:1515] x", 12, None, "08-17T17:40:34"),
     ("12: step 5", 12, None, None),
     ("0: [rank0]: Unexpected key(s)", 0, None, None),
     ("gpu-node-07:1234:5678 [3] NCCL WARN Call to connect", 3, "gpu-node-07", None),
