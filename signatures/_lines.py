@@ -40,8 +40,8 @@ _ISO = re.compile(
     r"(?P<y>(?:19|20)\d\d)-(?P<mo>[01]\d)-(?P<d>[0-3]\d)[T _](?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)"
     r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz>Z|[+-][0-2]\d:?[0-5]\d)?"
 )
-# glog: "E1206 18:44:12.715298 ..." (month, day; no year)
-_GLOG = re.compile(r"(?:^|\s)[IWEF](?P<mo>[01]\d)(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b")
+# glog: "E1206 18:44:12.715298 ..." and PyTorch 2.x C++ logs "[E817 17:40:34.227531918 ...]" (month, day; no year)
+_GLOG = re.compile(r"(?:^|[\s\[])[IWEF](?P<mo>1[0-2]|0?[1-9])(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b")
 _MONTHS = {m: i for i, m in enumerate(
     ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], start=1)}
 # syslog "Dec  2 10:00:00" and dmesg -T "[Wed Dec  2 10:00:00 2026]"

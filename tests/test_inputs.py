@@ -215,6 +215,7 @@ def test_only_binary_inputs_raise(rules_matcher, tmp_path):
     ("gpu-node-07:1234:5678 [3] NCCL WARN Call to connect", 3, "gpu-node-07", None),
     ("gpu-node-03:51234:51301 [6] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion", 6, "gpu-node-03", None),
     ("E1206 18:44:12.715298 1 ProcessGroupNCCL.cpp:1] x", None, None, "12-06T18:44:12"),
+    ("[rank1]:[E606 15:20:10.319952852 ProcessGroupNCCL.cpp:1595] [PG ID 4 PG GUID 10 Rank 1] x", 1, None, "06-06T15:20:10"),
     ("2026-12-02 10:15:03,782 INFO [rank1] train: done", 1, None, "2026-12-02T10:15:03"),
     ("[2026-12-02 10:19:47,753][INFO][rank 0][ckpt.py:160] ready", 0, None, "2026-12-02T10:19:47"),
     ("[2026-11-30T12:01:03.412Z] RANK=6 boom", 6, None, "2026-11-30T12:01:03"),

@@ -26,7 +26,7 @@ CASES = {
         Nov 30 12:10:00 gpu-node-07 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=44120, name=python3, GPU has fallen off the bus.
         [rank3]: 2026-11-30 12:10:02,000 INFO train: step 901 loss 2.1
         [rank3]: RuntimeError: CUDA error: unknown error
-        """ + watchdogs([0, 1, 2, 4, 5, 6, 7]), "gpu_xid_hardware", None),
+        """ + watchdogs([0, 1, 2, 4, 5, 6, 7]), "gpu_xid_hardware", 3),  # the kernel line has no rank; rank 3's error does
     "oom_inside_cublas_alloc_failed": ("""
         [rank2]: 2026-11-30 12:10:00,000 INFO train: step 12 loss 9.1
         [rank2]: RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`
@@ -67,7 +67,7 @@ CASES = {
     "kernel_oom_killer_behind_a_dead_dataloader_worker": ("""
         Nov 30 12:10:00 gpu-node-02 kernel: Out of memory: Killed process 81234 (pt_data_worker) total-vm:93458412kB, anon-rss:61234000kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:120000kB oom_score_adj:0
         [rank2]: RuntimeError: DataLoader worker (pid 81234) is killed by signal: Killed.
-        """, "host_oom_killed", None),
+        """, "host_oom_killed", 2),  # the killed worker was rank 2's
     "nan_loss_before_the_peers_give_up": ("""
         [rank4]: 2026-11-30 12:10:00,000 INFO train: step 4100 loss 2.3
         [rank4]: RuntimeError: Function 'MulBackward0' returned nan values in its 0th output.
