@@ -189,6 +189,38 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from bot.app import build_app
+    from bot.server import serve_http, serve_socket_mode
+    from bot.settings import SettingsError, load_settings
+    from bot.store import Store
+
+    logging.basicConfig(level=os.environ.get("DENPEX_LOG_LEVEL", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        settings = load_settings(http=args.http)
+    except SettingsError as exc:
+        print(f"denpex: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        store = Store(settings.db_path)
+    except Exception as exc:  # unreadable, not a database, newer schema
+        print(f"denpex: DENPEX_DB: cannot open {settings.db_path}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        app = build_app(settings, store)
+    except Exception as exc:  # auth.test refused the token, Slack unreachable
+        print(f"denpex: cannot start: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.http:
+        serve_http(app, store, args.host, args.port)
+    else:
+        serve_socket_mode(app, store, settings.app_token, args.health_port)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="denpex", description="Find the failure that started a training job's crash.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -200,6 +232,14 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     d.add_argument("--library", action="append", help="signature directory instead of the bundled one (repeatable)")
     d.set_defaults(func=cmd_diagnose)
+
+    sv = sub.add_parser("serve", help="run the Slack bot (Socket Mode; --http for the Events API over HTTP)")
+    sv.add_argument("--http", action="store_true", help="HTTP mode: POST /slack/events, GET /healthz")
+    sv.add_argument("--port", type=int, default=3000, help="HTTP mode port (default 3000)")
+    sv.add_argument("--host", default="0.0.0.0", help="HTTP mode address (default 0.0.0.0)")
+    sv.add_argument("--health-port", type=int, default=0,
+                    help="Socket Mode: also answer GET /healthz on this port (default: off)")
+    sv.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("signatures", help="list, show, test and lint the signature library")
     s.add_argument("--library", action="append",

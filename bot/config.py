@@ -35,8 +35,17 @@ class SignaturesSection(_Section):
         return dirs
 
 
+class BotSection(_Section):
+    max_file_bytes: int = Field(1 << 30, gt=0)
+    download_timeout_seconds: float = Field(300.0, gt=0)
+    file_hosts: list[str] = Field(default_factory=lambda: ["files.slack.com", "files.slack-gov.com"])
+    progress_interval_seconds: float = Field(3.0, ge=0.5)
+    max_concurrent_diagnoses: int = Field(4, ge=1, le=64)
+
+
 class Config(_Section):
     signatures: SignaturesSection = Field(default_factory=SignaturesSection)
+    bot: BotSection = Field(default_factory=BotSection)
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

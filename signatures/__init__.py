@@ -14,12 +14,12 @@ from ._engine import Matcher, ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature
-from ._sources import InputError, Source, open_sources
+from ._sources import InputError, Source, open_path, open_sources, source_from_bytes
 
 __all__ = [
     "InputError", "LIBRARY_DIR", "cached_matcher", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
     "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
-    "open_sources", "render_text", "default_matcher",
+    "open_path", "open_sources", "render_text", "default_matcher", "source_from_bytes",
 ]
 
 _matcher: Matcher | None = None

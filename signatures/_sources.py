@@ -174,6 +174,11 @@ def open_sources(inputs: list[str]) -> Iterator[Source]:
         yield from _open_file(path, display=item)
 
 
+def open_path(path: Path, display: str) -> Iterator[Source]:
+    """Like open_sources for one file, shown under another name (an upload's original file name)."""
+    yield from _open_file(path, display)
+
+
 def _open_file(path: Path, display: str) -> Iterator[Source]:
     try:
         fh = open(path, "rb")

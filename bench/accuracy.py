@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Accuracy on real logs from public issue trackers (tests/realworld/).
+
+Each set has logs/ (verbatim excerpts as reporters posted them) and labels.jsonl
+(class an expert names as the root cause, initiating rank when the log shows it,
+source URL). Prints, per set: top-1 class accuracy, initiating-rank accuracy over
+the logs that name one (among those whose class is right), healthy logs flagged,
+and every miss.
+
+    python bench/accuracy.py                # both sets
+    python bench/accuracy.py --json         # machine-readable
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SETS = {
+    "dev": ROOT / "tests" / "realworld" / "dev",
+    "holdout": ROOT / "tests" / "realworld" / "holdout",
+}
+
+
+def evaluate(directory: Path, matcher) -> dict:
+    import signatures
+
+    rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
+    result = {"logs": len(rows), "class_right": 0, "rank_named": 0, "rank_right": 0, "healthy": 0,
+              "healthy_flagged": 0, "misses": []}
+    for row in rows:
+        report = signatures.diagnose([str(directory / "logs" / row["file"])], matcher=matcher)
+        top = report["diagnoses"][0] if report["diagnoses"] else None
+        got = top["class"] if top else ("unrecognised" if report["unrecognised"] else "healthy")
+        if row["class"] == "healthy":
+            result["healthy"] += 1
+            result["healthy_flagged"] += got != "healthy"
+        if got == row["class"]:
+            result["class_right"] += 1
+            if row["initiating_rank"] is not None:
+                result["rank_named"] += 1
+                if top["initiating_rank"] == row["initiating_rank"]:
+                    result["rank_right"] += 1
+                else:
+                    result["misses"].append(f"{row['file']}: rank {top['initiating_rank']}, expected {row['initiating_rank']}")
+        else:
+            sig = f" ({top['signature']})" if top else ""
+            result["misses"].append(f"{row['file']}: {got}{sig}, expected {row['class']}")
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    import signatures
+
+    matcher = signatures.default_matcher()
+    results = {name: evaluate(path, matcher) for name, path in SETS.items()}
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for name, r in results.items():
+        rank = f"{r['rank_right']}/{r['rank_named']}" if r["rank_named"] else "-"
+        print(f"{name:8} class {r['class_right']}/{r['logs']} = {r['class_right'] / r['logs']:.0%}   "
+              f"rank {rank}   healthy flagged {r['healthy_flagged']}/{r['healthy']}")
+        for miss in r["misses"]:
+            print(f"           miss {miss}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

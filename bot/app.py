@@ -1,0 +1,141 @@
+"""The Bolt app: one App, thin listeners, cross-cutting concerns as middleware."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import httpx
+from slack_bolt import App, BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+
+from bot.render import ACK, CHECKLIST, FIX, MORE, NOT_THIS
+from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger("denpex.bot")
+
+SLASH_TEXT_LIMIT = 4000  # Slack cuts slash-command text here
+TRUNCATION_MARGIN = 50
+MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
+FENCE = re.compile(r"^```|```$")
+
+HELP = """*denpex* finds the failure that started a training job's crash.
+• `/denpex diagnose <pasted log>`: diagnose a log pasted inline (Slack keeps the first 4,000 characters)
+• `/denpex diagnose <job id>`: fetch the job's logs from the cluster (needs `[clusters]` in the bot's config)
+• Drop a log file or an archive of rank logs (`.log`, `.gz`, `.zip`, `.tar.gz`) in a channel I'm in
+• Mention me with a pasted log, or mention me in the thread of a message that has a log file
+• `/denpex help`: this message"""
+
+
+def web_client(settings: Settings) -> WebClient:
+    """The one WebClient: configurable base URL (GovSlack, Enterprise Grid, tests), retries 429s."""
+    return WebClient(token=settings.bot_token, base_url=settings.api_url, timeout=30,
+                     retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=6),
+                                     ConnectionErrorRetryHandler(max_retry_count=3)])
+
+
+def build_app(settings: Settings, store: Store, http: httpx.Client | None = None) -> App:
+    http = http or httpx.Client(timeout=httpx.Timeout(settings.config.bot.download_timeout_seconds, connect=10))
+    responder = Responder(settings, store, http)
+    app = App(client=web_client(settings), signing_secret=settings.signing_secret,
+              request_verification_enabled=settings.signing_secret is not None,
+              process_before_response=False, ignoring_self_events_enabled=True)
+
+    @app.middleware
+    def once_per_event(body: dict, next, logger) -> BoltResponse | None:
+        """Slack retries events it thinks were lost: answer each event id once, even across restarts."""
+        event_id = body.get("event_id") if body.get("type") == "event_callback" else None
+        if event_id and not store.first_time(f"event:{event_id}"):
+            logger.info("event %s already handled: acknowledging the retry", event_id)
+            return BoltResponse(status=200, body="")
+        return next()
+
+    @app.command("/denpex")
+    def on_command(ack, body, client, respond):
+        text = (body.get("text") or "").strip()
+        verb, _, rest = text.partition(" ")
+        verb = verb.lower()
+        if verb in ("", "help") or verb not in ("diagnose",):
+            ack(text=HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}")
+            return
+        rest = rest.strip()
+        if not rest:
+            ack(text="Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log "
+                     "file in the channel.")
+            return
+        if JOB_REF.match(rest):
+            ack(text=f"Fetching logs for `{rest}` needs a `[clusters]` section in the bot's config, and none is "
+                     "configured. Drop the job's log files in the channel instead.")
+            return
+        ack()
+        notes = []
+        if len(body.get("text") or "") >= SLASH_TEXT_LIMIT - TRUNCATION_MARGIN:
+            notes.append(":scissors: Slack cuts slash-command text at 4,000 characters and this paste reached "
+                         "that: the log is probably truncated. Upload the log as a file for a full diagnosis.")
+        responder.diagnose_text(client, Target(body["channel_id"], None, body.get("user_id")),
+                                FENCE.sub("", rest).strip("\n"), notes)
+
+    def answer_file(client, file_id: str, channel: str, thread_ts: str | None, user: str | None, info: dict):
+        if not looks_like_log_file(info):
+            return
+        if not store.first_time(f"file:{file_id}"):  # file_shared and message/file_share: one upload, one answer
+            return
+        responder.diagnose_file(client, Target(channel, thread_ts, user), file_id)
+
+    @app.event({"type": "message", "subtype": "file_share"})
+    def on_file_message(event, client):
+        thread_ts = event.get("thread_ts") or event.get("ts")
+        for f in event.get("files", []):
+            answer_file(client, f["id"], event["channel"], thread_ts, event.get("user"), f)
+
+    @app.event("file_shared")
+    def on_file_shared(event, client):
+        file_id = event.get("file_id") or event.get("file", {}).get("id")
+        info = client.files_info(file=file_id)["file"]
+        channel = event.get("channel_id")
+        shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
+        share = (shares.get(channel) or [{}])[0]
+        answer_file(client, file_id, channel, share.get("thread_ts") or share.get("ts"), event.get("user_id"), info)
+
+    @app.event("message")
+    def on_other_message(event):
+        """Plain messages are not for the bot; handled so Bolt does not warn about them."""
+
+    @app.event("app_mention")
+    def on_mention(event, client):
+        channel = event["channel"]
+        thread_ts = event.get("thread_ts") or event["ts"]
+        target = Target(channel, thread_ts, event.get("user"))
+        text = FENCE.sub("", MENTION.sub("", event.get("text") or "")).strip("\n ")
+        if len(text.splitlines()) >= 2 or len(text) >= 80:
+            responder.diagnose_text(client, target, text, [])
+            return
+        files = [f for f in event.get("files", []) if looks_like_log_file(f)]
+        if not files and event.get("thread_ts"):
+            parent = client.conversations_replies(channel=channel, ts=event["thread_ts"], limit=1)["messages"][0]
+            files = [f for f in parent.get("files", []) if looks_like_log_file(f)]
+        if files:
+            responder.diagnose_file(client, target, files[0]["id"])
+            return
+        client.chat_postMessage(channel=channel, thread_ts=thread_ts,
+                                text="Paste a log after the mention, or mention me in the thread of a message "
+                                     "that has a log file.\n\n" + HELP)
+
+    @app.action(ACK)
+    @app.action(FIX)
+    @app.action(NOT_THIS)
+    @app.action(MORE)
+    @app.action(CHECKLIST)
+    def on_button(ack, body, client):
+        ack()
+        responder.on_action(client, body)
+
+    @app.error
+    def on_error(error, body, logger):
+        logger.exception("unhandled error for a %s request: %s", body.get("type"), error)
+
+    app.responder = responder  # for tests and the health check
+    return app

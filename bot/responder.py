@@ -1,0 +1,241 @@
+"""Turning a request (pasted log, shared file, button press) into an answer in its thread.
+
+Listeners stay thin: they ack, then call one of these. Everything that fetches
+or scans happens here, after the ack.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+import httpx
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+import signatures
+from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
+                        notice_message, progress_message)
+from bot.settings import Settings
+from bot.slack_files import DownloadError, download
+from bot.store import Store
+
+log = logging.getLogger("denpex.bot")
+
+LOG_EXTENSIONS = {".log", ".txt", ".out", ".err", ".gz", ".tgz", ".zip", ".tar", ".bz2", ".xz", ".jsonl",
+                  ".stderr", ".stdout"}
+LOG_FILETYPES = {"text", "gzip", "zip", "tar", "tgz", "bz2", "xz", "binary", "log", "csv"}
+
+
+def looks_like_log_file(info: dict) -> bool:
+    """Screenshots and PDFs shared in an incident channel are not logs: only text and archives are."""
+    name = info.get("name") or ""
+    suffixes = {s.lower() for s in PurePosixPath(name).suffixes}
+    mimetype = info.get("mimetype") or ""
+    if mimetype.startswith(("image/", "video/", "audio/")) or info.get("filetype") in ("pdf", "png", "jpg", "gif"):
+        return False
+    return bool(suffixes & LOG_EXTENSIONS) or info.get("filetype") in LOG_FILETYPES or mimetype.startswith("text/")
+
+
+@dataclass
+class Target:
+    """Where the answer goes."""
+    channel: str
+    thread_ts: str | None
+    user: str | None
+
+
+class Responder:
+    def __init__(self, settings: Settings, store: Store, http: httpx.Client):
+        self.settings = settings
+        self.store = store
+        self.http = http
+        self.slots = threading.BoundedSemaphore(settings.config.bot.max_concurrent_diagnoses)
+        self._matcher: signatures.Matcher | None = None
+
+    @property
+    def matcher(self) -> signatures.Matcher:
+        if self._matcher is None:
+            self._matcher = signatures.cached_matcher([signatures.LIBRARY_DIR,
+                                                      *self.settings.config.signatures.extra_dirs])
+        return self._matcher
+
+    # -- diagnoses --------------------------------------------------------------
+
+    def diagnose_text(self, client: WebClient, target: Target, text: str, notes: list[str]) -> None:
+        body = text.encode("utf-8", "replace")
+        fingerprint = "text:" + hashlib.sha256(body).hexdigest()
+
+        def scan(progress):
+            return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher,
+                                               progress)
+
+        self._run(client, target, "pasted log", len(body), scan, fingerprint, notes)
+
+    def diagnose_file(self, client: WebClient, target: Target, file_id: str) -> None:
+        try:
+            info = client.files_info(file=file_id)["file"]
+        except SlackApiError as exc:
+            self._notice(client, target, f":warning: I could not read that file from Slack "
+                                         f"(`{exc.response.get('error')}`).")
+            return
+        name = info.get("name") or file_id
+        size = info.get("size")
+        limit = self.settings.config.bot.max_file_bytes
+        if size == 0:
+            self._notice(client, target, f":warning: `{name}` is empty: there is nothing to diagnose.")
+            return
+        if size and size > limit:
+            self._notice(client, target, f":warning: `{name}` is {size / 1e6:,.0f} MB; I diagnose files up to "
+                                         f"{limit / 1e6:,.0f} MB. Run `denpex diagnose` on it where it lives.")
+            return
+        url = info.get("url_private_download") or info.get("url_private")
+        if not url:
+            self._notice(client, target, f":warning: Slack gave no download address for `{name}`.")
+            return
+        downloaded = {}
+
+        def scan(progress):
+            got = download(self.http, url, self.settings.bot_token, self.settings.token_hosts, limit,
+                           on_bytes=None)
+            downloaded["file"] = got
+            digest = hashlib.sha256()
+            with open(got.path, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    digest.update(chunk)
+            downloaded["fingerprint"] = "file:" + digest.hexdigest()
+            if got.size == 0:
+                raise signatures.InputError(f"{name}: the file is empty: there is nothing to diagnose")
+            return signatures.diagnose_sources(signatures.open_path(got.path, name), self.matcher, progress)
+
+        try:
+            self._run(client, target, name, size, scan, lambda: downloaded.get("fingerprint", ""), [])
+        finally:
+            if "file" in downloaded:
+                downloaded["file"].remove()
+
+    def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
+             notes: list[str]) -> None:
+        text, blocks = progress_message(source, 0, total)
+        posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=text, blocks=blocks)
+        ts = posted["ts"]
+        channel = posted.get("channel", target.channel)
+        interval = self.settings.config.bot.progress_interval_seconds
+        progress = _Progress(lambda done: client.chat_update(channel=channel, ts=ts,
+                                                             **_kw(progress_message(source, done, total))), interval)
+        with self.slots:
+            try:
+                report = scan(progress)
+            except (signatures.InputError, DownloadError) as exc:
+                client.chat_update(channel=channel, ts=ts, **_kw(notice_message(f":warning: {exc}")))
+                return
+            except Exception:
+                log.exception("diagnosis of %s failed", source)
+                client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
+                    ":x: Something went wrong while diagnosing this log; the error is in the bot's log. "
+                    "You can run `denpex diagnose` on it locally.")))
+                return
+        report["notes"] = notes
+        fp = fingerprint() if callable(fingerprint) else fingerprint
+        incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user)
+        state = MessageState(incident_id, source, notes=notes)
+        client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
+
+    def _notice(self, client: WebClient, target: Target, text: str) -> None:
+        client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(notice_message(text)))
+
+    # -- buttons ----------------------------------------------------------------
+
+    def on_action(self, client: WebClient, body: dict) -> None:
+        action = body["actions"][0]
+        user = body["user"]["id"]
+        kind = action["action_id"]
+        # buttons carry the incident id; the checklist's checkboxes find it through the message's buttons
+        incident_id = self._incident_for_message(body) if kind == CHECKLIST else _as_int(action.get("value"))
+        incident = self.store.incident(incident_id) if incident_id else None
+        if incident is None:
+            log.warning("action %s on an unknown incident %r", kind, incident_id)
+            return
+        channel = body["channel"]["id"]
+        if kind == ACK:
+            self.store.record_action(incident.id, user, "acknowledge", status="acknowledged")
+        elif kind == NOT_THIS:
+            self.store.record_action(incident.id, user, "not_this", status="disputed")
+            client.chat_postEphemeral(channel=channel, user=user, text="Thanks: recorded that this diagnosis is "
+                                      "not the cause. Reply in the thread with what it was, so the signature can be "
+                                      "fixed.")
+        elif kind == FIX:
+            self.store.record_action(incident.id, user, "fix_applied", status="fix_applied")
+            client.chat_postEphemeral(channel=channel, user=user, text="Recorded that a fix was applied. This "
+                                      "version does not re-check reruns on its own yet: run `denpex diagnose` on "
+                                      "the rerun's log to confirm the signature is gone.")
+        elif kind == MORE:
+            self.store.record_action(incident.id, user, "more_evidence")
+            client.files_upload_v2(channel=channel, thread_ts=incident.thread_ts or incident.message_ts,
+                                   content=evidence_file(incident.report), filename=f"denpex-evidence-{incident.id}.txt",
+                                   title=f"Full evidence for {incident.source}")
+            return
+        elif kind == CHECKLIST:
+            selected = {int(o["value"]) for o in action.get("selected_options", []) if o.get("value", "").isdigit()}
+            items = len(incident.report["diagnoses"][0]["checklist"]) if incident.report.get("diagnoses") else 0
+            self.store.set_checklist(incident.id, selected, items, user)
+            self.store.record_action(incident.id, user, "checklist", ",".join(map(str, sorted(selected))))
+        self.refresh(client, incident.id)
+
+    def _incident_for_message(self, body: dict) -> int | None:
+        for block in body.get("message", {}).get("blocks", []):
+            for el in block.get("elements", []):
+                if el.get("action_id") == ACK and el.get("value", "").isdigit():
+                    return int(el["value"])
+        return None
+
+    def refresh(self, client: WebClient, incident_id: int) -> None:
+        """Re-render the incident's message from the stored report and everything recorded since."""
+        incident = self.store.incident(incident_id)
+        if incident is None or not incident.message_ts:
+            return
+        state = MessageState(incident.id, incident.source, notes=incident.report.get("notes", []),
+                             checked=self.store.checklist(incident.id))
+        for a in self.store.actions(incident.id):
+            bucket = {"acknowledge": state.acknowledged, "fix_applied": state.fix_applied,
+                      "not_this": state.not_this}.get(a["action"])
+            if bucket is not None:
+                bucket.append((a["user_id"], a["at"]))
+        client.chat_update(channel=incident.channel, ts=incident.message_ts,
+                           **_kw(diagnosis_message(incident.report, state)))
+
+
+def _as_int(value) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def _kw(message: tuple[str, list[dict]]) -> dict:
+    text, blocks = message
+    return {"text": text, "blocks": blocks}
+
+
+class _Progress:
+    """Calls `update(bytes_done)` at most every `interval` seconds while a scan runs."""
+
+    def __init__(self, update, interval: float):
+        self.update, self.interval = update, interval
+        self.done = 0
+        self.last = time.monotonic()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self.last = now
+            try:
+                self.update(self.done)
+            except SlackApiError as exc:  # a lost progress update must not stop the diagnosis
+                log.warning("progress update failed: %s", exc.response.get("error"))
+
+
+JOB_REF = re.compile(r"^(?:[A-Za-z][\w-]*/)?(?:\d+(?:_\d+)?|raysubmit_\w+|[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)$")

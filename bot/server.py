@@ -1,0 +1,115 @@
+"""Running the bot: HTTP mode (waitress, production WSGI server) or Socket Mode. Same App either way."""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import threading
+from urllib.parse import parse_qsl
+
+from slack_bolt import App, BoltRequest
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
+from slack_bolt.context import BoltContext
+from slack_bolt.request.internals import build_context
+
+from bot.store import Store
+
+log = logging.getLogger("denpex.bot")
+
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+
+
+def repair_form_body(request: BoltRequest) -> BoltRequest:
+    """Bolt reads any form body containing the word "payload" as an interactivity payload and, finding
+    no `payload` field, drops it: a slash command with a pasted log vanishes. Parse such bodies as the
+    plain form they are. (Signature verification still uses the untouched raw body.)"""
+    if not request.body and request.raw_body and "payload" in request.raw_body \
+            and not request.raw_body.lstrip().startswith("{"):
+        params = dict(parse_qsl(request.raw_body, keep_blank_values=True))
+        if "payload" not in params:
+            request.body = params
+            request.context = build_context(BoltContext({}), params)
+    return request
+
+
+class Handler(SlackRequestHandler):
+    """Bolt's WSGI handler, plus the form-body repair and a health endpoint."""
+
+    def __init__(self, app: App, store: Store):
+        super().__init__(app, path=EVENTS_PATH)
+        self.store = store
+
+    def dispatch(self, request: WsgiHttpRequest):
+        bolt_request = BoltRequest(body=request.get_body(), query=request.query_string, headers=request.get_headers())
+        return self.app.dispatch(repair_form_body(bolt_request))
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            return health_response(self.store, start_response)
+        return super().__call__(environ, start_response)
+
+
+def health_response(store: Store, start_response, extra: dict | None = None):
+    try:
+        ok = store.ping()
+    except Exception:  # the database went away: not ready
+        ok = False
+    status = {"ok": ok, **(extra or {})}
+    ok = all(v for k, v in status.items() if isinstance(v, bool))
+    body = json.dumps(status).encode()
+    start_response("200 OK" if ok else "503 Service Unavailable",
+                   [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8) -> None:
+    from waitress import create_server
+
+    server = create_server(Handler(app, store), host=host, port=port, threads=threads, ident="denpex",
+                           max_request_body_size=10 << 20)
+    _stop_on_signals(server.close)
+    log.info("denpex listening on http://%s:%s%s (health: %s)", host, server.effective_port, EVENTS_PATH, HEALTH_PATH)
+    print(f"denpex: serving Slack events on http://{host}:{server.effective_port}{EVENTS_PATH}", flush=True)
+    try:
+        server.run()
+    except OSError:  # closed by a signal
+        pass
+
+
+def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int | None) -> None:
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    handler = SocketModeHandler(app, app_token)
+    if health_port:
+        _health_server(store, health_port, lambda: {"socket_connected": handler.client.is_connected()})
+    done = threading.Event()
+    _stop_on_signals(done.set)
+    handler.connect()
+    print("denpex: connected to Slack in Socket Mode", flush=True)
+    done.wait()
+    handler.close()
+
+
+def _health_server(store: Store, port: int, extra) -> None:
+    from waitress import create_server
+
+    def wsgi(environ, start_response):
+        if environ.get("PATH_INFO") == HEALTH_PATH:
+            return health_response(store, start_response, extra())
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"not found"]
+
+    server = create_server(wsgi, host="0.0.0.0", port=port, threads=1, ident="denpex-health")
+    threading.Thread(target=server.run, daemon=True, name="health").start()
+
+
+def _stop_on_signals(stop) -> None:
+    def handle(signum, _frame):
+        log.info("signal %s: shutting down", signum)
+        stop()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, handle)

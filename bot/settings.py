@@ -1,0 +1,80 @@
+"""Everything `denpex serve` needs before it starts, checked up front.
+
+Secrets come from the environment only; everything else from DENPEX_CONFIG.
+A missing or invalid setting stops start-up with one line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+from bot.config import Config, ConfigError, load_config
+
+DEFAULT_API_URL = "https://slack.com/api/"
+
+
+class SettingsError(Exception):
+    """A setting is missing or invalid; the message names it and says what to do."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    bot_token: str
+    app_token: str | None
+    signing_secret: str | None
+    api_url: str
+    db_path: Path
+    config: Config
+
+    @property
+    def api_host(self) -> str:
+        return urlparse(self.api_url).hostname or ""
+
+    @property
+    def token_hosts(self) -> set[str]:
+        """Hosts the bot token may be sent to: the Web API's and Slack's file hosts."""
+        return {self.api_host, *self.config.bot.file_hosts}
+
+
+def _require(env: dict, name: str, prefix: str, what: str) -> str:
+    value = env.get(name, "").strip()
+    if not value:
+        raise SettingsError(f"{name} is not set: {what}")
+    if not value.startswith(prefix):
+        raise SettingsError(f"{name} does not look like a {prefix}... token: {what}")
+    return value
+
+
+def load_settings(http: bool, env: dict | None = None) -> Settings:
+    env = dict(os.environ if env is None else env)
+    bot_token = _require(env, "SLACK_BOT_TOKEN", "xoxb-", "the Bot User OAuth Token from the app's OAuth & Permissions page")
+    app_token = signing_secret = None
+    if http:
+        signing_secret = env.get("SLACK_SIGNING_SECRET", "").strip()
+        if not signing_secret:
+            raise SettingsError("SLACK_SIGNING_SECRET is not set: HTTP mode verifies every request with the app's "
+                                "Signing Secret (Basic Information page)")
+    else:
+        app_token = _require(env, "SLACK_APP_TOKEN", "xapp-", "Socket Mode needs an app-level token with "
+                             "connections:write (Basic Information > App-Level Tokens); or use --http")
+    api_url = env.get("DENPEX_SLACK_API_URL", "").strip() or DEFAULT_API_URL
+    parsed = urlparse(api_url)
+    if parsed.scheme not in ("https", "http") or not parsed.hostname:
+        raise SettingsError(f"DENPEX_SLACK_API_URL is not an http(s) URL: {api_url!r}")
+    if parsed.scheme == "http" and parsed.hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise SettingsError(f"DENPEX_SLACK_API_URL must use https outside loopback: {api_url!r}")
+    if not api_url.endswith("/"):
+        api_url += "/"
+    db_path = Path(env.get("DENPEX_DB", "").strip() or "denpex.db")
+    if not db_path.parent.exists():
+        raise SettingsError(f"DENPEX_DB: the directory {db_path.parent} does not exist")
+    if not os.access(db_path.parent, os.W_OK):
+        raise SettingsError(f"DENPEX_DB: the directory {db_path.parent} is not writable")
+    try:
+        config = load_config(env.get("DENPEX_CONFIG") or None)
+    except ConfigError as exc:
+        raise SettingsError(f"DENPEX_CONFIG: {exc}") from None
+    return Settings(bot_token, app_token, signing_secret, api_url, db_path, config)

@@ -1,0 +1,91 @@
+"""Downloading a file someone shared in Slack: streamed to disk, bounded, token kept to Slack's hosts."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+import httpx
+
+CHUNK = 1 << 20
+MAX_REDIRECTS = 5
+
+
+class DownloadError(Exception):
+    """The file cannot be fetched; the message is fit to post in the thread."""
+
+
+@dataclass
+class Downloaded:
+    path: Path
+    size: int
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def check_url(url: str, token_hosts: set[str]) -> None:
+    parsed = urlparse(url)
+    host = parsed.hostname or ""
+    if parsed.scheme not in ("https", "http") or host not in token_hosts:
+        raise DownloadError(f"I won't fetch that file: its address is on `{host or url}`, not one of Slack's file "
+                            "hosts, and I only send my token to Slack.")
+    if parsed.scheme == "http" and host not in ("127.0.0.1", "localhost", "::1"):
+        raise DownloadError(f"I won't fetch that file over plain http from `{host}`.")
+
+
+def download(client: httpx.Client, url: str, token: str, token_hosts: set[str], max_bytes: int,
+             directory: str | None = None, on_bytes=None) -> Downloaded:
+    """Stream `url` to a temporary file. Redirects are followed only to hosts in `token_hosts`."""
+    fd, name = tempfile.mkstemp(prefix="denpex-upload-", dir=directory)
+    path = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            size = _fetch(client, url, token, token_hosts, max_bytes, out, on_bytes)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    return Downloaded(path, size)
+
+
+def _fetch(client: httpx.Client, url: str, token: str, token_hosts: set[str], max_bytes: int, out,
+           on_bytes) -> int:
+    for _ in range(MAX_REDIRECTS + 1):
+        check_url(url, token_hosts)
+        try:
+            with client.stream("GET", url, headers={"Authorization": f"Bearer {token}"},
+                               follow_redirects=False) as resp:
+                if resp.is_redirect:
+                    url = urljoin(url, resp.headers.get("location", ""))
+                    continue
+                if resp.status_code in (401, 403, 404):
+                    raise DownloadError(f"Slack refused the download (HTTP {resp.status_code}): make sure the app "
+                                        "has the `files:read` scope and is in this channel.")
+                if resp.status_code != 200:
+                    raise DownloadError(f"The download failed with HTTP {resp.status_code}; try again in a minute.")
+                if "text/html" in resp.headers.get("content-type", "") and "login" in str(resp.url):
+                    raise DownloadError("Slack answered with a sign-in page instead of the file: the token lacks "
+                                        "the `files:read` scope.")
+                declared = int(resp.headers.get("content-length") or 0)
+                if declared > max_bytes:
+                    raise DownloadError(f"That file is {declared / 1e6:,.0f} MB; I diagnose files up to "
+                                        f"{max_bytes / 1e6:,.0f} MB. Run `denpex diagnose` on it where it lives.")
+                size = 0
+                for chunk in resp.iter_bytes(CHUNK):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise DownloadError(f"That file is over {max_bytes / 1e6:,.0f} MB, the most I diagnose. "
+                                            "Run `denpex diagnose` on it where it lives.")
+                    out.write(chunk)
+                    if on_bytes:
+                        on_bytes(size)
+                return size
+        except httpx.TimeoutException:
+            raise DownloadError("The download from Slack timed out; try again, or run `denpex diagnose` "
+                                "on the file directly.") from None
+        except httpx.TransportError as exc:
+            raise DownloadError(f"The download from Slack failed ({type(exc).__name__}); try again.") from None
+    raise DownloadError("Slack redirected the download too many times.")
