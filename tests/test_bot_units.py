@@ -1,0 +1,181 @@
+"""The bot's pure parts: masking, rendering within Block Kit limits, state, settings, request repair."""
+
+import json
+import multiprocessing
+import sqlite3
+
+import pytest
+from slack_bolt import BoltRequest
+
+import signatures
+from bot.blockkit import problems
+from bot.redact import redact
+from bot.render import MessageState, diagnosis_message, evidence_file, notice_message, progress_message
+from bot.responder import JOB_REF, looks_like_log_file
+from bot.server import repair_form_body
+from bot.settings import SettingsError, load_settings
+from bot.store import MIGRATIONS, Store
+from conftest import CORPUS
+
+SECRETS = [
+    ("export SLACK_BOT_TOKEN=xoxb-123456789012-abcdefghijkl", "xoxb-123456789012"),
+    ("python train.py --hf-token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH --lr 1e-4", "hf_abcdefghijklmnop"),
+    ("WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123"),
+    ("git clone https://user:ghp_secret123@github.com/x/y", "ghp_secret123"),
+    ("db password: hunter2", "hunter2"),
+    ("curl -H 'Authorization: Bearer eyJabc.def.ghi'", "eyJabc"),
+    ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----", "MIIEow"),
+]
+
+
+@pytest.mark.parametrize("text,secret", SECRETS)
+def test_secrets_are_masked(text, secret):
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", ["num_tokens=2048", "max_tokens: 4096 tokens/s 12000", "step 10 loss 0.5",
+                                  "--tokens 5"])
+def test_counts_are_not_secrets(text):
+    assert redact(text) == text
+
+
+def _report(path):
+    return signatures.diagnose([str(path)])
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.glob("*.log")))
+def test_every_corpus_answer_fits_block_kit(name):
+    report = _report(CORPUS / name)
+    text, blocks = diagnosis_message(report, MessageState(7, name, acknowledged=[("U1", "t")], checked={0, 1}))
+    assert problems(blocks, text) == []
+
+
+def test_an_adversarial_report_still_fits():
+    report = _report(CORPUS / "001_python_exception_other.log")
+    d = report["diagnoses"][0]
+    d["title"] = "T" * 500
+    d["summary"] = "S" * 10_000
+    d["fix"] = "F```" * 3000
+    d["checklist"] = ["C" * 400] * 15
+    d["verify"] = "V" * 5000
+    d["first_seen"]["source"] = "/" + "p" * 4000
+    d["evidence"] = [dict(d["evidence"][0], text="E" * 100_000, context=["c" * 5000] * 50)] * 30
+    d["collateral"] = [dict(d["collateral"][0], title="X" * 3000, ranks=list(range(4096)))] * 30
+    report["diagnoses"] += [dict(d, signature=f"s.{i}") for i in range(40)]
+    many = [("U" + str(i), "t") for i in range(100)]
+    text, blocks = diagnosis_message(report, MessageState(1, "x" * 5000, acknowledged=many, not_this=many,
+                                                          notes=["n" * 5000] * 20))
+    assert problems(blocks, text) == []
+    assert len(blocks) <= 50
+
+
+def test_unrecognised_and_healthy_answers():
+    unrec = {"diagnoses": [], "unrecognised": [{"rank": 1, "lines": [{"source": "a", "line": 3, "text": "Boom"}]}],
+             "stats": {"bytes": 10, "lines": 3, "ranks": [1], "seconds": 0.1}}
+    text, blocks = diagnosis_message(unrec, MessageState(2, "a.log"))
+    assert "Unrecognised" in text and problems(blocks, text) == []
+    healthy = dict(unrec, unrecognised=[])
+    text, blocks = diagnosis_message(healthy, MessageState(3, "a.log"))
+    assert "No failure found" in text and problems(blocks, text) == []
+
+
+def test_secrets_never_reach_a_message(tmp_path):
+    log = tmp_path / "train.log"
+    log.write_text("[rank0]: launching with --wandb-api-key=abcdef0123456789abcdef0123456789\n"
+                   "[rank0]: RuntimeError: token xoxb-999999999999-zzzzzzzzzzzz rejected\n")
+    report = signatures.diagnose([str(log)])
+    text, blocks = diagnosis_message(report, MessageState(1, "train.log"))
+    dumped = json.dumps(blocks) + text + evidence_file(report)
+    assert "xoxb-999999999999" not in dumped and "abcdef0123456789abcdef" not in dumped
+
+
+def test_progress_and_notice_messages_fit():
+    assert problems(*reversed(progress_message("x" * 10_000, 5 << 20, 150 << 20))) == []
+    assert problems(*reversed(notice_message("n" * 50_000))) == []
+
+
+@pytest.mark.parametrize("ref,is_job", [("812345", True), ("812345_7", True), ("prod/812345", True),
+                                        ("k8s/default/llama-pretrain", True), ("ray/raysubmit_AbC123", True),
+                                        ("RuntimeError: CUDA out of memory", False), ("[rank0]: x", False)])
+def test_job_references(ref, is_job):
+    assert bool(JOB_REF.match(ref)) == is_job
+
+
+@pytest.mark.parametrize("info,expected", [
+    ({"name": "train.log", "mimetype": "text/plain"}, True),
+    ({"name": "rank_logs.tar.gz", "mimetype": "application/gzip"}, True),
+    ({"name": "job.zip", "filetype": "zip"}, True),
+    ({"name": "slurm-812345.out", "filetype": "text"}, True),
+    ({"name": "screenshot.png", "mimetype": "image/png"}, False),
+    ({"name": "postmortem.pdf", "filetype": "pdf"}, False),
+])
+def test_which_files_are_logs(info, expected):
+    assert looks_like_log_file(info) == expected
+
+
+def test_store_migrates_and_dedupes_across_processes(tmp_path):
+    db = tmp_path / "denpex.db"
+    store = Store(db)
+    assert store.schema_version == len(MIGRATIONS)
+    assert store.first_time("event:Ev1") is True
+    assert store.first_time("event:Ev1") is False
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        results = pool.map(_first_time, [(str(db), "event:Ev2")] * 8)
+    assert results.count(True) == 1
+    assert Store(db).first_time("event:Ev1") is False  # survives a restart
+
+
+def _first_time(args):
+    path, key = args
+    return Store(path).first_time(key)
+
+
+def test_store_refuses_a_newer_schema(tmp_path):
+    db = tmp_path / "denpex.db"
+    Store(db)
+    sqlite3.connect(db).execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'").connection.commit()
+    with pytest.raises(RuntimeError, match="newer than this denpex"):
+        Store(db)
+
+
+def test_incident_actions_and_checklist(tmp_path):
+    store = Store(tmp_path / "d.db")
+    report = _report(CORPUS / "001_python_exception_other.log")
+    iid = store.open_incident("C1", "1.000", None, "x.log", "file:abc", report, "U1")
+    store.record_action(iid, "U2", "acknowledge", status="acknowledged")
+    store.set_checklist(iid, {0, 2}, 4, "U2")
+    assert store.incident(iid).status == "acknowledged"
+    assert [a["action"] for a in store.actions(iid)] == ["acknowledge"]
+    assert store.checklist(iid) == {0, 2}
+
+
+@pytest.mark.parametrize("env,message", [
+    ({}, "SLACK_BOT_TOKEN is not set"),
+    ({"SLACK_BOT_TOKEN": "xoxp-1"}, "SLACK_BOT_TOKEN does not look like a xoxb-"),
+    ({"SLACK_BOT_TOKEN": "xoxb-1"}, "SLACK_SIGNING_SECRET is not set"),
+    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_SLACK_API_URL": "ftp://x"}, "DENPEX_SLACK_API_URL"),
+    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_SLACK_API_URL": "http://slack.example.com/api/"},
+     "must use https"),
+    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_DB": "/nonexistent/dir/d.db"}, "DENPEX_DB"),
+    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_CONFIG": "/nonexistent.toml"}, "DENPEX_CONFIG"),
+])
+def test_bad_settings_name_the_setting(env, message):
+    with pytest.raises(SettingsError, match=message):
+        load_settings(http=True, env=env)
+
+
+def test_socket_mode_needs_the_app_token():
+    with pytest.raises(SettingsError, match="SLACK_APP_TOKEN"):
+        load_settings(http=False, env={"SLACK_BOT_TOKEN": "xoxb-1"})
+
+
+def test_form_body_with_the_word_payload_is_kept():
+    raw = "token=t&command=%2Fdenpex&text=diagnose+RuntimeError%3A+bad+payload+size&channel_id=C1&user_id=U1"
+    request = BoltRequest(body=raw, headers={"content-type": ["application/x-www-form-urlencoded"]})
+    assert request.body == {}  # what Bolt alone does with it
+    repaired = repair_form_body(request)
+    assert repaired.body["command"] == "/denpex" and "payload" in repaired.body["text"]
+    action = BoltRequest(body="payload=" + '{"type":"block_actions"}',
+                         headers={"content-type": ["application/x-www-form-urlencoded"]})
+    assert repair_form_body(action).body["type"] == "block_actions"
