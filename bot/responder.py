@@ -22,7 +22,7 @@ import signatures
 from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
                         notice_message, progress_message)
 from bot.settings import Settings
-from bot.slack_files import DownloadError, download
+from bot.slack_files import DownloadError, download, human_size
 from bot.store import Store
 
 log = logging.getLogger("denpex.bot")
@@ -91,8 +91,8 @@ class Responder:
             self._notice(client, target, f":warning: `{name}` is empty: there is nothing to diagnose.")
             return
         if size and size > limit:
-            self._notice(client, target, f":warning: `{name}` is {size / 1e6:,.0f} MB; I diagnose files up to "
-                                         f"{limit / 1e6:,.0f} MB. Run `denpex diagnose` on it where it lives.")
+            self._notice(client, target, f":warning: `{name}` is {human_size(size)}; I diagnose files up to "
+                                         f"{human_size(limit)}. Run `denpex diagnose` on it where it lives.")
             return
         url = info.get("url_private_download") or info.get("url_private")
         if not url:
@@ -122,7 +122,15 @@ class Responder:
     def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
              notes: list[str]) -> None:
         text, blocks = progress_message(source, 0, total)
-        posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=text, blocks=blocks)
+        try:
+            posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=text,
+                                             blocks=blocks)
+        except SlackApiError as exc:
+            if exc.response.get("error") not in ("thread_not_found", "invalid_thread_ts") or not target.thread_ts:
+                raise
+            # the message we were asked about is gone: answer in the channel instead
+            target = Target(target.channel, None, target.user)
+            posted = client.chat_postMessage(channel=target.channel, text=text, blocks=blocks)
         ts = posted["ts"]
         channel = posted.get("channel", target.channel)
         interval = self.settings.config.bot.progress_interval_seconds

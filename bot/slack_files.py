@@ -14,6 +14,14 @@ CHUNK = 1 << 20
 MAX_REDIRECTS = 5
 
 
+def human_size(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+    return f"{n:,.1f} GB"
+
+
 class DownloadError(Exception):
     """The file cannot be fetched; the message is fit to post in the thread."""
 
@@ -71,13 +79,13 @@ def _fetch(client: httpx.Client, url: str, token: str, token_hosts: set[str], ma
                                         "the `files:read` scope.")
                 declared = int(resp.headers.get("content-length") or 0)
                 if declared > max_bytes:
-                    raise DownloadError(f"That file is {declared / 1e6:,.0f} MB; I diagnose files up to "
-                                        f"{max_bytes / 1e6:,.0f} MB. Run `denpex diagnose` on it where it lives.")
+                    raise DownloadError(f"That file is {human_size(declared)}; I diagnose files up to "
+                                        f"{human_size(max_bytes)}. Run `denpex diagnose` on it where it lives.")
                 size = 0
                 for chunk in resp.iter_bytes(CHUNK):
                     size += len(chunk)
                     if size > max_bytes:
-                        raise DownloadError(f"That file is over {max_bytes / 1e6:,.0f} MB, the most I diagnose. "
+                        raise DownloadError(f"That file is over {human_size(max_bytes)}, the most I diagnose. "
                                             "Run `denpex diagnose` on it where it lives.")
                     out.write(chunk)
                     if on_bytes:

@@ -1,0 +1,387 @@
+"""The real `denpex serve` process against the fake Slack workspace, driven exactly as Slack drives it."""
+
+from __future__ import annotations
+
+import gzip
+import http.server
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import ROOT, denpex_cmd
+from fake_slack import FakeSlack, SlackDriver
+from fake_slack.socket_mode import SocketModeServer
+
+CHANNEL = "C123"
+EXAMPLE = ROOT / "examples" / "job_812345.tar.gz"
+OOM_LOG = """[rank0]: step 100 loss 2.1 with payload size 4096
+[rank3]: Traceback (most recent call last):
+[rank3]:   File "/workspace/train.py", line 211, in <module>
+[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of 79.10 GiB of which 1.06 GiB is free.
+[rank1]:[E1130 13:10:01.000000000 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=42, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600031 milliseconds before timing out."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Bot:
+    """A `denpex serve` process with its own database and config."""
+
+    def __init__(self, fake: FakeSlack, workdir: Path, config: str = "", http: bool = True,
+                 app_token: str | None = None):
+        self.fake, self.workdir, self.http = fake, workdir, http
+        self.port = free_port()
+        (workdir / "denpex.toml").write_text("[bot]\nfile_hosts = []\nprogress_interval_seconds = 0.5\n" + config)
+        self.env = {**os.environ, "SLACK_BOT_TOKEN": fake.bot_token, "SLACK_SIGNING_SECRET": fake.signing_secret,
+                    "DENPEX_SLACK_API_URL": fake.api_url, "DENPEX_DB": str(workdir / "denpex.db"),
+                    "DENPEX_CONFIG": str(workdir / "denpex.toml")}
+        if app_token:
+            self.env["SLACK_APP_TOKEN"] = app_token
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def events_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/slack/events"
+
+    def start(self) -> "Bot":
+        args = ["serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)] if self.http else \
+            ["serve", "--health-port", str(self.port)]
+        self.log = open(self.workdir / "bot.log", "ab")
+        self.proc = subprocess.Popen(denpex_cmd() + args, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.output()
+            try:
+                if httpx.get(f"http://127.0.0.1:{self.port}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError("the bot never became healthy:\n" + self.output())
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+    def peak_rss_mb(self) -> float:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise AssertionError("no VmHWM")
+
+    def output(self) -> str:
+        return (self.workdir / "bot.log").read_text(errors="replace")[-5000:]
+
+    def db(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.workdir / "denpex.db")
+
+
+@pytest.fixture
+def fake():
+    with FakeSlack() as f:
+        yield f
+
+
+@pytest.fixture
+def bot(fake, tmp_path):
+    b = Bot(fake, tmp_path).start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def driver(fake, bot):
+    return SlackDriver(bot.events_url, fake.signing_secret, fake)
+
+
+def final_message(fake: FakeSlack, channel: str, predicate, timeout: float = 30) -> dict:
+    """Wait for a bot message in the channel (threads included) whose text satisfies `predicate`."""
+    def find():
+        for m in fake.messages(channel):
+            if m.get("bot_id") and predicate(m.get("text", "") + json.dumps(m.get("blocks", []))):
+                return m
+        return None
+
+    fake.wait_for(lambda: find() is not None, timeout=timeout)
+    return find()
+
+
+def incident_id(message: dict) -> str:
+    for block in message["blocks"]:
+        for el in block.get("elements", []):
+            if el.get("action_id") == "denpex_ack":
+                return el["value"]
+    raise AssertionError("no Acknowledge button")
+
+
+def diagnosed(fake, channel=CHANNEL, title="CUDA out of memory", timeout=30):
+    return final_message(fake, channel, lambda t: title in t and "denpex_ack" in t, timeout)
+
+
+# -- running it -------------------------------------------------------------------------------------
+
+def test_healthz_and_url_verification(bot, driver):
+    health = httpx.get(f"http://127.0.0.1:{bot.port}/healthz")
+    assert health.status_code == 200 and health.json()["ok"] is True
+    resp = driver.url_verification("3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P")
+    assert resp.status_code == 200
+    assert "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" in resp.text
+
+
+@pytest.mark.parametrize("env,missing", [
+    ({"SLACK_BOT_TOKEN": ""}, "SLACK_BOT_TOKEN"),
+    ({"SLACK_SIGNING_SECRET": ""}, "SLACK_SIGNING_SECRET"),
+    ({"DENPEX_SLACK_API_URL": "not a url"}, "DENPEX_SLACK_API_URL"),
+])
+def test_bad_setting_stops_startup_with_one_line(fake, tmp_path, env, missing):
+    b = Bot(fake, tmp_path)
+    proc = subprocess.run(denpex_cmd() + ["serve", "--http", "--port", str(b.port)], env={**b.env, **env},
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 2
+    err = proc.stderr.decode().strip()
+    assert missing in err and len(err.splitlines()) == 1, err
+
+
+def test_wrong_token_stops_startup(fake, tmp_path):
+    b = Bot(fake, tmp_path)
+    proc = subprocess.run(denpex_cmd() + ["serve", "--http", "--port", str(b.port)],
+                          env={**b.env, "SLACK_BOT_TOKEN": "xoxb-not-the-token"}, capture_output=True, timeout=60)
+    assert proc.returncode == 2 and "invalid_auth" in proc.stderr.decode()
+
+
+# -- entry points -------------------------------------------------------------------------------------
+
+def test_help_and_job_ids(driver):
+    help_ = driver.command("help")
+    assert help_.status_code == 200 and "/denpex diagnose" in help_.text
+    job = driver.command("diagnose 812345")
+    assert "812345" in job.text and "none is configured" in job.text
+
+
+def test_pasted_log_with_the_word_payload_is_diagnosed_in_place(fake, driver):
+    started = time.monotonic()
+    resp = driver.command("diagnose " + OOM_LOG)
+    assert resp.status_code == 200 and time.monotonic() - started < 3  # acked within Slack's 3 s
+    message = diagnosed(fake)
+    first = fake.calls_to("chat.postMessage")[0]
+    assert "Diagnosing" in first.arg("text")  # the first visible sign, then updated in place
+    updates = [c for c in fake.calls_to("chat.update") if c.ok]
+    assert updates and all(c.arg("ts") == first.response["ts"] for c in updates)
+    blob = json.dumps(message["blocks"])
+    assert "Tried to allocate 2.00 GiB" in blob and "rank 3" in blob and "watchdog" in blob.lower()
+    assert {"Acknowledge", "Fix applied…", "Not this", "More evidence"} <= set(
+        el["text"]["text"] for b in message["blocks"] for el in b.get("elements", []) if el.get("type") == "button")
+
+
+def test_a_paste_at_slacks_limit_is_called_truncated(fake, driver):
+    filler = "\n".join(f"[rank0]: step {i} loss 2.0" for i in range(400))
+    text = ("diagnose " + OOM_LOG + "\n" + filler)[:4000]
+    driver.command(text)
+    message = final_message(fake, CHANNEL, lambda t: "4,000 characters" in t)
+    assert "Upload the log as a file" in json.dumps(message["blocks"])
+
+
+def test_one_upload_one_answer_across_retries_and_restarts(fake, bot, driver, tmp_path):
+    file = fake.add_file(CHANNEL, "job_812345.tar.gz", EXAMPLE.read_bytes())
+    driver.file_upload_events(file)          # file_shared and message/file_share for the same upload
+    driver.retry_last_event(retry_num=1)     # Slack retrying one of them
+    message = diagnosed(fake)
+    share_ts = file["shares"]["public"][CHANNEL][0]["ts"]
+    assert message.get("thread_ts") == share_ts  # answered in the upload's thread
+    time.sleep(1.5)
+    answers = [c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]
+    assert len(answers) == 1
+    sent = list(driver.sent)
+    bot.stop()
+    bot.start()                              # seen event ids survive the restart
+    for request in sent:
+        httpx.post(bot.events_url, content=request.body, headers=request.headers)
+    driver.file_upload_events(file)          # new event ids for the same file: still one answer
+    time.sleep(2)
+    assert len([c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]) == 1
+
+
+def test_unsigned_and_stale_requests_are_refused(fake, driver):
+    assert driver.command("diagnose " + OOM_LOG, bad_signature=True).status_code == 401
+    assert driver.command("diagnose " + OOM_LOG, stale=True).status_code == 401
+    time.sleep(1)
+    assert fake.calls_to("chat.postMessage") == []
+
+
+def test_rate_limits_are_retried_and_nothing_is_lost(fake, driver):
+    fake.rate_limit("chat.postMessage", times=1, retry_after=1)
+    fake.rate_limit("chat.update", times=2, retry_after=1)
+    driver.command("diagnose " + OOM_LOG)
+    diagnosed(fake)
+    assert any(c.status == 429 for c in fake.calls_to("chat.update"))
+
+
+@pytest.mark.parametrize("name,content,expected", [
+    ("weights.log", bytes(range(256)) * 8, "binary data"),
+    ("empty.log", b"", "empty"),
+    ("train.log.gz", b"\x1f\x8b\x08\x00" + b"\x00" * 40, "cannot read"),
+    ("logs.zip", b"PK\x03\x04" + b"\x00" * 60, "broken zip"),
+    ("big.log", b"x" * 5000 + b"\n", "is 5.0 KB; I diagnose files up to 4.1 KB"),
+])
+def test_bad_files_get_a_clear_reply_and_the_bot_keeps_serving(fake, tmp_path, name, content, expected):
+    b = Bot(fake, tmp_path, config="max_file_bytes = 4096\n").start()
+    try:
+        d = SlackDriver(b.events_url, fake.signing_secret, fake)
+        file = fake.add_file(CHANNEL, name, content)
+        d.file_upload_events(file)
+        reply = final_message(fake, CHANNEL, lambda t: ":warning:" in t)
+        assert expected in reply["text"], reply["text"]
+        d.command("diagnose " + OOM_LOG)
+        diagnosed(fake)
+    finally:
+        b.stop()
+
+
+def test_the_token_only_goes_to_slack(fake, driver):
+    seen = []
+
+    class Elsewhere(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(self.headers.get("Authorization"))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"[rank0]: torch.OutOfMemoryError: CUDA out of memory.\n")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.2", 0), Elsewhere)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        file = fake.add_file(CHANNEL, "train.log", b"ignored\n")
+        fake.set_file_url(file["id"], f"http://127.0.0.2:{server.server_address[1]}/steal/train.log")
+        driver.file_upload_events(file)
+        reply = final_message(fake, CHANNEL, lambda t: "won't fetch" in t)
+        assert "127.0.0.2" in reply["text"]
+        assert seen == []
+    finally:
+        server.shutdown()
+
+
+def test_secrets_in_logs_are_masked_everywhere(fake, driver):
+    log = OOM_LOG + "\n[rank3]: launch args: --hf_token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH password=hunter2\n" \
+                    "[rank3]: RuntimeError: upload with xoxb-123456789012-abcdefabcdef failed"
+    driver.command("diagnose " + log)
+    message = diagnosed(fake)
+    driver.block_action("denpex_more_evidence", value=incident_id(message), message_ts=message["ts"])
+    fake.wait_for_call("files.completeUploadExternal")
+    posted = json.dumps([c.args for c in fake.calls]) + "".join(
+        fake.file_content(f["id"]).decode(errors="replace") for f in fake.files())
+    for secret in ["hf_abcdefghijklmnop", "hunter2", "xoxb-123456789012"]:
+        assert secret not in posted
+
+
+def test_mentions_with_a_paste_and_in_a_file_thread(fake, driver):
+    text = "<@U0BOT> what happened?\n" + OOM_LOG
+    mention = fake.add_message(CHANNEL, text, user="U123")
+    driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": mention["ts"], "text": text,
+                  "event_ts": mention["ts"]})
+    first = diagnosed(fake)
+    assert first.get("thread_ts") == mention["ts"]
+    file = fake.add_file(CHANNEL, "job_812345.tar.gz", EXAMPLE.read_bytes())
+    share_ts = file["shares"]["public"][CHANNEL][0]["ts"]
+    reply = fake.add_message(CHANNEL, "<@U0BOT> diagnose this", user="U123", thread_ts=share_ts)
+    driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": reply["ts"],
+                  "thread_ts": share_ts, "text": "<@U0BOT> diagnose this", "event_ts": reply["ts"]})
+    message = final_message(fake, CHANNEL, lambda t: "CUDA out of memory" in t and "job_812345" in t)
+    assert message.get("thread_ts") == share_ts
+
+
+# -- the answer's buttons and checklist ----------------------------------------------------------------
+
+def test_buttons_record_who_and_when(fake, bot, driver):
+    driver.command("diagnose " + OOM_LOG)
+    message = diagnosed(fake)
+    iid = incident_id(message)
+    driver.block_action("denpex_ack", value=iid, message_ts=message["ts"], user_id="U123")
+    final_message(fake, CHANNEL, lambda t: "Acknowledged by <@U123>" in t)
+    driver.block_action("denpex_not_this", value=iid, message_ts=message["ts"], user_id="U123")
+    fake.wait_for(lambda: any("not the cause" in e["message"].get("text", "") for e in fake.ephemeral_messages()))
+    driver.block_action("denpex_fix_applied", value=iid, message_ts=message["ts"], user_id="U123")
+    final_message(fake, CHANNEL, lambda t: "Fix applied by <@U123>" in t)
+    checklist = next(el for b in fake.message(CHANNEL, message["ts"])["blocks"] for el in b.get("elements", [])
+                     if el.get("action_id") == "denpex_checklist")
+    driver.block_action("denpex_checklist", message_ts=message["ts"], action_type="checkboxes",
+                        selected_options=checklist["options"][:2])
+    fake.wait_for(lambda: any(len(el.get("initial_options", [])) == 2
+                              for b in fake.message(CHANNEL, message["ts"])["blocks"] for el in b.get("elements", [])))
+    driver.block_action("denpex_more_evidence", value=iid, message_ts=message["ts"])
+    fake.wait_for_call("files.completeUploadExternal")
+    evidence = [f for f in fake.files() if f["name"].startswith("denpex-evidence")]
+    assert evidence and "CUDA out of memory" in fake.file_content(evidence[0]["id"]).decode()
+    with bot.db() as db:
+        actions = [r[0] for r in db.execute("SELECT action FROM actions WHERE incident_id = ? ORDER BY id", [iid])]
+        status = db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()[0]
+        ticks = db.execute("SELECT count(*) FROM checklist WHERE incident_id = ? AND checked = 1", [iid]).fetchone()[0]
+    assert actions == ["acknowledge", "not_this", "fix_applied", "checklist", "more_evidence"]
+    assert status == "fix_applied" and ticks == 2
+
+
+def test_healthy_and_unrecognised_answers(fake, driver):
+    driver.command("diagnose [rank0]: step 1 loss 2.0\n[rank0]: step 2 loss 1.9\n[rank0]: done")
+    final_message(fake, CHANNEL, lambda t: "No failure found" in t)
+    driver.command("diagnose [rank2]: Traceback (most recent call last):\n[rank2]: FrobnicationFault: the "
+                   "widget jammed\n[rank2]: ERROR widget jammed")
+    final_message(fake, CHANNEL, lambda t: "Unrecognised failure" in t)
+
+
+# -- big uploads -------------------------------------------------------------------------------------
+
+def test_a_150_mb_upload_is_answered_within_400_mb(fake, bot, driver, tmp_path):
+    path = tmp_path / "big_train.log.gz"
+    line = b"[rank%d]: 2026-11-30 12:00:00,000 INFO train: step %d loss 2.0 lr 3e-4 grad_norm 0.5 tokens/s 100000\n"
+    with gzip.open(path, "wb", compresslevel=1) as gz:
+        block = b"".join(line % (i % 8, i) for i in range(20000))
+        written = 0
+        while written < 150 << 20:
+            gz.write(block)
+            written += len(block)
+        gz.write(OOM_LOG.encode() + b"\n")
+    file = fake.add_file(CHANNEL, "big_train.log.gz", path)
+    driver.file_upload_events(file)
+    message = diagnosed(fake, timeout=180)
+    assert "big_train.log.gz" in json.dumps(message["blocks"])
+    assert bot.peak_rss_mb() < 400, bot.peak_rss_mb()
+
+
+# -- Socket Mode -----------------------------------------------------------------------------------------
+
+def test_socket_mode(fake, tmp_path):
+    fake.socket_mode = SocketModeServer("xapp-1-A0001-test")
+    b = Bot(fake, tmp_path, http=False, app_token="xapp-1-A0001-test").start()
+    try:
+        assert fake.socket_mode.wait_connected()
+        envelope = fake.socket_mode.send_envelope("slash_commands", {
+            "token": "t", "team_id": fake.team_id, "channel_id": CHANNEL, "user_id": "U123",
+            "command": "/denpex", "text": "diagnose " + OOM_LOG, "response_url": fake.url + "response",
+            "trigger_id": "1.2.3", "api_app_id": "A0APP"})
+        assert fake.socket_mode.wait_ack(envelope, timeout=3) is not None  # acked within 3 s
+        diagnosed(fake)
+        health = httpx.get(f"http://127.0.0.1:{b.port}/healthz").json()
+        assert health["ok"] and health["socket_connected"]
+    finally:
+        b.stop()
+        fake.socket_mode.close()
