@@ -92,8 +92,11 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             answer_file(client, f["id"], event["channel"], thread_ts, event.get("user"), f)
 
     @app.event("file_shared")
-    def on_file_shared(event, client):
-        file_id = event.get("file_id") or event.get("file", {}).get("id")
+    def on_file_shared(event, client, logger):
+        file_id = event.get("file_id") or (event.get("file") or {}).get("id")
+        if not file_id:
+            logger.warning("file_shared event without a file id: ignored")
+            return
         info = client.files_info(file=file_id)["file"]
         channel = event.get("channel_id")
         shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}

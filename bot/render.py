@@ -179,10 +179,10 @@ def _unrecognised(report: dict, state: MessageState) -> tuple[str, list[dict]]:
     return f"Unrecognised failure in {state.source}: no signature explains the errors.", blocks
 
 
-def progress_message(source: str, done: int, total: int | None) -> tuple[str, list[dict]]:
+def progress_message(source: str, done: int, total: int | None, verb: str = "Diagnosing") -> tuple[str, list[dict]]:
     amount = f"{done / 1e6:,.0f} MB" + (f" of {total / 1e6:,.0f} MB" if total else "")
-    text = f"Diagnosing {source}… {amount} read"
-    return redact(text), redact_blocks([_section(f":hourglass_flowing_sand: Diagnosing `{clip(source, 300)}`… "
+    text = f"{verb} {source}… {amount} read"
+    return redact(text), redact_blocks([_section(f":hourglass_flowing_sand: {verb} `{clip(source, 300)}`… "
                                                  f"{amount} read")])
 
 

@@ -101,8 +101,10 @@ class Responder:
         downloaded = {}
 
         def scan(progress):
+            progress.phase("Downloading")
             got = download(self.http, url, self.settings.bot_token, self.settings.token_hosts, limit,
-                           on_bytes=None)
+                           on_bytes=progress.at)
+            progress.phase("Diagnosing")
             downloaded["file"] = got
             digest = hashlib.sha256()
             with open(got.path, "rb") as fh:
@@ -134,8 +136,8 @@ class Responder:
         ts = posted["ts"]
         channel = posted.get("channel", target.channel)
         interval = self.settings.config.bot.progress_interval_seconds
-        progress = _Progress(lambda done: client.chat_update(channel=channel, ts=ts,
-                                                             **_kw(progress_message(source, done, total))), interval)
+        progress = _Progress(lambda done, verb: client.chat_update(
+            channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))), interval)
         with self.slots:
             try:
                 report = scan(progress)
@@ -228,20 +230,29 @@ def _kw(message: tuple[str, list[dict]]) -> dict:
 
 
 class _Progress:
-    """Calls `update(bytes_done)` at most every `interval` seconds while a scan runs."""
+    """Calls `update(bytes_done, verb)` at most every `interval` seconds while a download or scan runs."""
 
     def __init__(self, update, interval: float):
         self.update, self.interval = update, interval
         self.done = 0
+        self.verb = "Diagnosing"
         self.last = time.monotonic()
 
+    def phase(self, verb: str) -> None:
+        self.verb, self.done = verb, 0
+
+    def at(self, done: int) -> None:
+        """Progress given as a running total (downloads)."""
+        self(done - self.done)
+
     def __call__(self, n: int) -> None:
+        """Progress given as an increment (the scanner's blocks)."""
         self.done += n
         now = time.monotonic()
         if now - self.last >= self.interval:
             self.last = now
             try:
-                self.update(self.done)
+                self.update(self.done, self.verb)
             except SlackApiError as exc:  # a lost progress update must not stop the diagnosis
                 log.warning("progress update failed: %s", exc.response.get("error"))
 

@@ -8,7 +8,7 @@ import signal
 import threading
 from urllib.parse import parse_qsl
 
-from slack_bolt import App, BoltRequest
+from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.context import BoltContext
@@ -43,7 +43,12 @@ class Handler(SlackRequestHandler):
         self.store = store
 
     def dispatch(self, request: WsgiHttpRequest):
-        bolt_request = BoltRequest(body=request.get_body(), query=request.query_string, headers=request.get_headers())
+        try:
+            bolt_request = BoltRequest(body=request.get_body(), query=request.query_string,
+                                       headers=request.get_headers())
+        except ValueError as exc:  # not UTF-8, not JSON, a broken payload field: refuse it, keep serving
+            log.warning("malformed request body refused: %s", exc)
+            return BoltResponse(status=400, body="malformed request body")
         return self.app.dispatch(repair_form_body(bolt_request))
 
     def __call__(self, environ, start_response):
