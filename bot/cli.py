@@ -47,6 +47,38 @@ class _Progress:
         sys.stderr.flush()
 
 
+def _diagnose_job(args: argparse.Namespace) -> int:
+    from bot.fetch import FetchError
+    from bot.jobs import diagnose_job
+
+    if args.paths:
+        print("denpex: give either --job or log paths, not both", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        report = diagnose_job(args.job, load_config(), _matcher(args))
+    except FetchError as exc:
+        print(f"denpex: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except InputError as exc:
+        print(f"denpex: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    _print_report(report, args.json)
+    return EXIT_OK
+
+
+def _print_report(report: dict, as_json: bool) -> None:
+    if as_json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return
+    job = report.get("job")
+    if job:
+        print(f"{job['cluster']}: {job['summary']}")
+        for note in job["notes"]:
+            print(f"  note: {note}")
+    print(signatures.render_text(report))
+
+
 def _input_size(paths: list[str]) -> int:
     total = 0
     for p in paths:
@@ -60,9 +92,7 @@ def _input_size(paths: list[str]) -> int:
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
     if args.job:
-        print("denpex: fetching logs by job id needs a [clusters] section in DENPEX_CONFIG; "
-              "pass the log files instead", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _diagnose_job(args)
     if not args.paths:
         print("denpex: diagnose needs log paths (files, directories, archives, or - for stdin)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -84,11 +114,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if report["stats"]["bytes"] == 0:
         print("denpex: the input is empty: nothing to diagnose", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print(signatures.render_text(report))
+    _print_report(report, args.json)
     return EXIT_OK
 
 
@@ -228,7 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("diagnose", help="diagnose log files, directories, archives or stdin (-) as one job")
     d.add_argument("paths", nargs="*", help="log files, directories of per-rank logs, .gz/.zip/.tar(.gz), or -")
     d.add_argument("--json", action="store_true", help="print the JSON report (the contract other tools read)")
-    d.add_argument("--job", help="a job id to fetch from a configured cluster")
+    d.add_argument("--job", help="a job to fetch from a cluster in DENPEX_CONFIG: 812345, 812345_7, NAME/812345, "
+                                 "NAME/namespace/job-name, NAME/raysubmit_...")
     d.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     d.add_argument("--library", action="append", help="signature directory instead of the bundled one (repeatable)")
     d.set_defaults(func=cmd_diagnose)

@@ -10,6 +10,8 @@ import os
 import tomllib
 from pathlib import Path
 
+from typing import Annotated, Literal, Union
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 ENV_CONFIG = "DENPEX_CONFIG"
@@ -43,9 +45,52 @@ class BotSection(_Section):
     max_concurrent_diagnoses: int = Field(4, ge=1, le=64)
 
 
+class _Cluster(_Section):
+    # Slack user ids (U...) or user group ids (S...) allowed to fetch this cluster's jobs; "*" for everyone.
+    allow: list[str] = Field(default_factory=list)
+    max_bytes: int = Field(2 << 30, gt=0)
+    timeout_seconds: float = Field(120.0, gt=0)
+
+
+class SlurmCluster(_Cluster):
+    kind: Literal["slurm"]
+    scontrol: str = "scontrol"
+    sacct: str = "sacct"
+    log_templates: list[str] = Field(default_factory=list)
+    restd_url: str | None = None
+    restd_socket: str | None = None
+    restd_token_env: str = "SLURM_JWT"
+    restd_user: str | None = None
+    restd_version: str = "v0.0.38"
+
+
+class KubernetesCluster(_Cluster):
+    kind: Literal["kubernetes"]
+    api_url: str | None = None          # default: the in-cluster API server
+    token_env: str | None = None        # default: the in-cluster service account token
+    ca_file: str | None = None
+    verify_tls: bool = True
+    namespace: str = "default"
+
+
+class RayCluster(_Cluster):
+    kind: Literal["ray"]
+    address: str = "http://127.0.0.1:8265"
+    token_env: str | None = None
+
+
+class PathsCluster(_Cluster):
+    kind: Literal["paths"]
+    templates: list[str] = Field(min_length=1)
+
+
+ClusterConfig = Annotated[Union[SlurmCluster, KubernetesCluster, RayCluster, PathsCluster], Field(discriminator="kind")]
+
+
 class Config(_Section):
     signatures: SignaturesSection = Field(default_factory=SignaturesSection)
     bot: BotSection = Field(default_factory=BotSection)
+    clusters: dict[str, ClusterConfig] = Field(default_factory=dict)
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

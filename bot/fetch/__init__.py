@@ -1,0 +1,71 @@
+"""Turning a job reference into log files and job facts, from the scheduler that ran it.
+
+    812345, 812345_7            the default (first) cluster; an array task
+    NAME/812345                 a named cluster
+    NAME/namespace/job-name     a Kubernetes Job / PyTorchJob / JobSet
+    NAME/raysubmit_...          a Ray job
+
+Job ids are validated per backend and never reach a shell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.config import Config
+from bot.fetch.base import Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef
+
+__all__ = ["Budget", "FetchError", "FetchResult", "FetchedLog", "JobFacts", "JobRef", "fetch_job", "parse_job_ref"]
+
+_VALID = {
+    "slurm": re.compile(r"^\d{1,12}(?:_\d{1,9})?$"),
+    "paths": re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"),
+    "ray": re.compile(r"^(?:raysubmit_[A-Za-z0-9]{1,64}|[A-Za-z0-9_-]{1,128})$"),
+    "kubernetes": re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?/[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$"),
+}
+_HINT = {
+    "slurm": "a Slurm job id such as 812345 or 812345_7",
+    "paths": "a job id of letters, digits, dots, dashes or underscores",
+    "ray": "a Ray submission id such as raysubmit_AbC123",
+    "kubernetes": "namespace/job-name (lower-case DNS names)",
+}
+
+
+def parse_job_ref(text: str, config: Config) -> JobRef:
+    raw = text.strip()
+    if not config.clusters:
+        raise FetchError("not_configured", "fetching logs by job id needs a [clusters] section in DENPEX_CONFIG, "
+                                           "and none is configured: pass the log files instead")
+    first, _, rest = raw.partition("/")
+    if rest and first in config.clusters:
+        name, job_id = first, rest
+    elif rest and not first.isdigit() and "/" in rest and first not in config.clusters:
+        raise FetchError("unknown_cluster", f"no cluster named {first!r}; configured: {', '.join(config.clusters)}")
+    else:
+        name, job_id = next(iter(config.clusters)), raw
+    cluster = config.clusters[name]
+    if not _VALID[cluster.kind].match(job_id):
+        raise FetchError("invalid_id", f"{job_id!r} is not a valid job reference for cluster {name!r} "
+                                       f"({cluster.kind}): expected {_HINT[cluster.kind]}")
+    return JobRef(name, cluster.kind, job_id, raw)
+
+
+def fetch_job(ref: JobRef, config: Config, *, runner=None, http=None) -> FetchResult:
+    """Fetch the job's logs and facts. `runner` (commands) and `http` (an httpx.Client) are injectable."""
+    cluster = config.clusters[ref.cluster]
+    budget = Budget(cluster.max_bytes, cluster.timeout_seconds)
+    if ref.kind == "slurm":
+        from bot.fetch.slurm import fetch_slurm
+
+        return fetch_slurm(ref, cluster, budget, runner=runner, http=http)
+    if ref.kind == "paths":
+        from bot.fetch.paths import fetch_paths
+
+        return fetch_paths(ref, cluster, budget)
+    if ref.kind == "kubernetes":
+        from bot.fetch.kubernetes import fetch_kubernetes
+
+        return fetch_kubernetes(ref, cluster, budget, http=http)
+    from bot.fetch.ray import fetch_ray
+
+    return fetch_ray(ref, cluster, budget, http=http)

@@ -1,0 +1,263 @@
+"""Slurm: job facts from scontrol (or sacct, or slurmrestd), logs from StdOut/StdErr and per-rank templates.
+
+Commands run through an injected runner with argument lists (never a shell);
+the job id has been validated before it gets here.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from bot.config import SlurmCluster
+from bot.fetch.base import (Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef, copy_tail_of_file,
+                            fair_shares, new_workdir)
+
+_KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_/:]*)=")
+_PATTERN = re.compile(r"%(\d*)([%AajJxNutsn])")
+SACCT_FIELDS = "JobID,JobName,State,ExitCode,NodeList,Start,End,Elapsed,User,WorkDir,Reason"
+
+
+@dataclass
+class Completed:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+Runner = Callable[[list[str], float], Completed]
+
+
+def run_command(args: list[str], timeout: float) -> Completed:
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "LC_ALL": "C", "SLURM_TIME_FORMAT": "standard"})
+    except FileNotFoundError:
+        raise FetchError("unreachable", f"`{args[0]}` is not installed here: run denpex on a Slurm login node, "
+                                        "or configure slurmrestd (restd_url) for this cluster") from None
+    except subprocess.TimeoutExpired:
+        raise FetchError("timeout", f"`{' '.join(args[:3])}` did not answer within {timeout:.0f}s: the Slurm "
+                                    "controller is slow or unreachable") from None
+    return Completed(proc.returncode, proc.stdout, proc.stderr)
+
+
+def parse_scontrol_line(line: str) -> dict[str, str]:
+    """`scontrol show job -o` prints KEY=value pairs; values may contain spaces (Command, Comment)."""
+    keys = list(_KEY.finditer(line))
+    out = {}
+    for i, m in enumerate(keys):
+        end = keys[i + 1].start() if i + 1 < len(keys) else len(line)
+        out[m.group(1)] = line[m.end():end].strip()
+    return out
+
+
+def expand_pattern(path: str, job: dict[str, str]) -> str:
+    """Slurm's filename patterns (sbatch --output): %j %J %x %A %a %N %u %t %s %n %%; per-task ones become globs."""
+    values = {
+        "j": job.get("JobId", ""), "J": job.get("JobId", ""), "x": job.get("JobName", ""),
+        "A": job.get("ArrayJobId") or job.get("JobId", ""), "a": job.get("ArrayTaskId") or "4294967294",
+        "N": (job.get("BatchHost") or job.get("NodeList") or "").split(",")[0],
+        "u": (job.get("UserId") or "").split("(")[0], "%": "%",
+    }
+
+    def sub(m: re.Match) -> str:
+        width, code = m.group(1), m.group(2)
+        if code in ("t", "s", "n"):  # per task / step / node id: every one of them
+            return "*"
+        value = values[code]
+        return value.zfill(int(width)) if width and value.isdigit() else value
+
+    return _PATTERN.sub(sub, path)
+
+
+def _job_facts(job: dict[str, str], job_id: str) -> JobFacts:
+    nodes = job.get("NodeList") or ""
+    return JobFacts(
+        job_id=job_id, name=job.get("JobName"), state=job.get("JobState"), exit_code=job.get("ExitCode"),
+        reason=job.get("Reason"), nodes=[nodes] if nodes and nodes != "(null)" else [],
+        start=_time(job.get("StartTime")), end=_time(job.get("EndTime")), elapsed=job.get("RunTime"),
+        user=(job.get("UserId") or "").split("(")[0] or None, workdir=job.get("WorkDir"))
+
+
+def _time(value: str | None) -> str | None:
+    return None if not value or value in ("Unknown", "None", "N/A") else value
+
+
+def _scontrol(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> list[dict[str, str]] | None:
+    done = run([cluster.scontrol, "show", "job", "-o", ref.job_id], budget.time_left())
+    text = (done.stdout + done.stderr).strip()
+    if done.returncode == 0 and "JobId=" in done.stdout:
+        return [parse_scontrol_line(line) for line in done.stdout.splitlines() if "JobId=" in line]
+    if "Invalid job id" in text:
+        return None  # not (or no longer) known to the controller: ask accounting
+    if "Unable to contact" in text or "Connection refused" in text or "connect failure" in text.lower():
+        raise FetchError("unreachable", f"the Slurm controller did not answer `scontrol show job`: {text[:300]}")
+    raise FetchError("unreachable", f"`scontrol show job {ref.job_id}` failed: {text[:300] or done.returncode}")
+
+
+def _sacct(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> list[dict[str, str]] | None:
+    try:
+        done = run([cluster.sacct, "-j", ref.job_id, "-X", "-n", "-P", "-o", SACCT_FIELDS], budget.time_left())
+    except FetchError:
+        return None
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    names = SACCT_FIELDS.split(",")
+    rows = []
+    for line in done.stdout.strip().splitlines():
+        row = dict(zip(names, line.split("|")))
+        task = row["JobID"].split("_", 1)
+        rows.append({"JobId": row["JobID"], "JobName": row["JobName"], "JobState": row["State"].split()[0],
+                     "ExitCode": row["ExitCode"], "NodeList": row["NodeList"], "StartTime": row["Start"],
+                     "EndTime": row["End"], "RunTime": row["Elapsed"], "UserId": row["User"],
+                     "WorkDir": row["WorkDir"], "Reason": row["Reason"],
+                     "ArrayJobId": task[0] if len(task) == 2 else "", "ArrayTaskId": task[1] if len(task) == 2 else ""})
+    return rows
+
+
+def _restd(ref: JobRef, cluster: SlurmCluster, budget: Budget, http) -> list[dict[str, str]]:
+    import httpx
+
+    token = os.environ.get(cluster.restd_token_env, "")
+    headers = {"X-SLURM-USER-TOKEN": token} if token else {}
+    if cluster.restd_user:
+        headers["X-SLURM-USER-NAME"] = cluster.restd_user
+    if http is None:
+        transport = httpx.HTTPTransport(uds=cluster.restd_socket) if cluster.restd_socket else None
+        http = httpx.Client(transport=transport, timeout=budget.time_left())
+    base = (cluster.restd_url or "http://localhost").rstrip("/")
+    try:
+        resp = http.get(f"{base}/slurm/{cluster.restd_version}/job/{ref.job_id}", headers=headers)
+    except httpx.TimeoutException:
+        raise FetchError("timeout", "slurmrestd did not answer in time") from None
+    except httpx.TransportError as exc:
+        raise FetchError("unreachable", f"slurmrestd is unreachable: {type(exc).__name__}") from None
+    if resp.status_code in (401, 403):
+        raise FetchError("permission", f"slurmrestd refused the request (HTTP {resp.status_code}): check the JWT "
+                                       f"in ${cluster.restd_token_env}")
+    data = resp.json() if resp.headers.get("content-type", "").startswith("application/json") else {}
+    errors = " ".join(str(e.get("error", e)) for e in data.get("errors", []) if e)
+    if resp.status_code == 404 or "Invalid job id" in errors or (resp.status_code == 200 and not data.get("jobs")):
+        return []
+    if resp.status_code >= 500:
+        raise FetchError("unreachable", f"slurmrestd failed (HTTP {resp.status_code}): {errors[:200]}")
+    rows = []
+    for job in data.get("jobs", []):
+        exit_code = job.get("exit_code")
+        if isinstance(exit_code, dict):
+            exit_code = exit_code.get("return_code", exit_code)
+        state = job.get("job_state")
+        rows.append({"JobId": str(job.get("job_id")), "JobName": job.get("name", ""),
+                     "JobState": state[0] if isinstance(state, list) else str(state or ""),
+                     "ExitCode": str(exit_code), "NodeList": job.get("nodes", ""),
+                     "WorkDir": job.get("current_working_directory", ""), "StdOut": job.get("standard_output", ""),
+                     "StdErr": job.get("standard_error", ""), "UserId": job.get("user_name", ""),
+                     "Reason": job.get("state_reason", ""), "StartTime": str(job.get("start_time", "")),
+                     "EndTime": str(job.get("end_time", "")),
+                     "ArrayJobId": str(job.get("array_job_id") or ""), "ArrayTaskId": str(job.get("array_task_id") or "")})
+    return rows
+
+
+def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[tuple[str, Path]]:
+    workdir = job.get("WorkDir") or ""
+    found: list[tuple[str, Path]] = []
+    outputs = [job.get("StdOut"), job.get("StdErr")]
+    if not any(outputs):  # accounting does not record them: Slurm's default name in the working directory
+        array = job.get("ArrayTaskId")
+        default = f"slurm-{job.get('ArrayJobId')}_{array}.out" if array else f"slurm-{job.get('JobId')}.out"
+        outputs = [os.path.join(workdir, default)]
+    for raw in outputs:
+        if not raw or raw in ("/dev/null", "(null)"):
+            continue
+        pattern = expand_pattern(raw, job)
+        if not os.path.isabs(pattern):
+            pattern = os.path.join(workdir, pattern)
+        for path in sorted(glob.glob(pattern)) or [pattern]:
+            found.append((os.path.basename(path), Path(path)))
+    fields = {"job_id": ref.job_id.split("_")[0], "array_job_id": job.get("ArrayJobId") or job.get("JobId", ""),
+              "array_task_id": job.get("ArrayTaskId", ""), "workdir": workdir, "name": job.get("JobName", ""),
+              "user": (job.get("UserId") or "").split("(")[0]}
+    for template in cluster.log_templates:
+        try:
+            pattern = template.format(**fields)
+        except (KeyError, IndexError):
+            raise FetchError("not_configured", f"log template {template!r} uses an unknown field; available: "
+                                               f"{', '.join(fields)}") from None
+        for path in sorted(glob.glob(pattern)):
+            found.append((os.path.relpath(path, workdir) if workdir and path.startswith(workdir) else path, Path(path)))
+    unique, seen = [], set()
+    for name, path in found:
+        key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            unique.append((name, path))
+    return unique
+
+
+def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None,
+                http=None) -> FetchResult:
+    run = runner or run_command
+    if cluster.restd_url or cluster.restd_socket:
+        jobs = _restd(ref, cluster, budget, http)
+    else:
+        jobs = _scontrol(ref, cluster, budget, run)
+        if jobs is None:
+            jobs = _sacct(ref, cluster, budget, run) or []
+    if not jobs:
+        raise FetchError("unknown_job", f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
+                                        "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)")
+    budget.check_time(f"job {ref.job_id}")
+    main = jobs[0]
+    facts = _job_facts(main, ref.job_id)
+    if len(jobs) > 1:
+        facts.array_tasks = [j.get("ArrayTaskId", "") for j in jobs if j.get("ArrayTaskId")]
+        states = sorted({j.get("JobState", "") for j in jobs})
+        facts.state = "/".join(states)
+    if all(j.get("JobState") == "PENDING" for j in jobs):
+        raise FetchError("pending", f"job {ref.job_id} is still pending (Reason={main.get('Reason', '?')}): it has "
+                                    "no log yet. Ask again once it has started.")
+    candidates: list[tuple[str, Path]] = []
+    for job in jobs:
+        if job.get("JobState") == "PENDING":
+            continue
+        prefix = f"task{job['ArrayTaskId']}/" if len(jobs) > 1 and job.get("ArrayTaskId") else ""
+        candidates += [(prefix + name, path) for name, path in _log_paths(job, cluster, ref)]
+    existing, notes = [], []
+    for name, path in candidates:
+        if path.is_file() and os.access(path, os.R_OK):
+            existing.append((name, path))
+        elif path.exists():
+            notes.append(f"{path} is not readable by denpex")
+        else:
+            notes.append(f"{path} does not exist on this machine")
+    if not existing:
+        raise FetchError("log_missing", f"job {ref.job_id} is {facts.state}, but none of its logs can be read here: "
+                                        + "; ".join(notes[:4]) + ". Logs on a node-local disk need a log_templates "
+                                        "entry pointing at the shared filesystem.")
+    workdir = new_workdir()
+    sizes = [path.stat().st_size for _, path in existing]
+    logs = []
+    try:
+        for (name, path), share in zip(existing, fair_shares(sizes, budget.remaining)):
+            budget.check_time(str(path))
+            dest = workdir / f"{len(logs):03d}_{Path(name).name}"
+            kept, original = copy_tail_of_file(path, dest, share)
+            budget.used += kept
+            logs.append(FetchedLog(name, dest, kept, original, kept < original))
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    truncated = [log.name for log in logs if log.truncated]
+    if truncated:
+        notes.append(f"kept the newest {budget.max_bytes / 1e9:.1f} GB in all: {', '.join(truncated[:4])} truncated "
+                     "at the start")
+    if main.get("JobState") in ("RUNNING", "COMPLETING"):
+        notes.append("the job is still running: its logs were read as they stand")
+    return FetchResult(ref.cluster, facts, logs, notes, workdir)

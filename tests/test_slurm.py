@@ -1,0 +1,200 @@
+"""Diagnosing real jobs of a real one-node Slurm by id (started by ./run-tests; CI must have it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import run_denpex
+
+MINIMAL_CONFIG = '[clusters.local]\nkind = "slurm"\n'
+
+
+def _slurm_up() -> str | None:
+    if not shutil.which("sbatch"):
+        return "Slurm is not installed (sbatch not found)"
+    probe = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=20)
+    if probe.returncode != 0 or not probe.stdout.strip():
+        return f"Slurm is not running: {probe.stderr.strip()[:200]}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def slurm_jobs(tmp_path_factory):
+    """Submit every test job at once (they run side by side), return {name: job id}."""
+    reason = _slurm_up()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the Slurm tests: {reason}")
+        pytest.skip(reason)
+    work = tmp_path_factory.mktemp("slurm")
+    python = sys.executable
+    scripts = {
+        "traceback": f"""#!/bin/bash
+            echo "starting training"
+            {python} - <<'PY'
+            import json
+            for step in range(1, 4):
+                print(f"step {{step}} loss {{2.0 / step:.3f}}", flush=True)
+            def load_shard(path):
+                with open(path) as fh:
+                    return json.load(fh)
+            load_shard("data/shard_00017.jsonl")
+            PY
+            """,
+        "time_limit": """#!/bin/bash
+            #SBATCH --time=0:01
+            for i in $(seq 1 600); do echo "step $i loss 1.0"; sleep 1; done
+            """,
+        "srun_label": f"""#!/bin/bash
+            #SBATCH --ntasks=4
+            srun --label --kill-on-bad-exit=1 {python} - <<'PY'
+            import os, sys, time
+            rank = int(os.environ["SLURM_PROCID"])
+            for step in range(1, 4):
+                print(f"[rank{{rank}}] step {{step}} loss 1.5", flush=True)
+                time.sleep(0.2)
+            if rank == 2:
+                raise ModuleNotFoundError("No module named 'flash_attn'")
+            time.sleep(30)
+            PY
+            """,
+        "array": f"""#!/bin/bash
+            #SBATCH --array=0-2
+            {python} -c "import os, sys; t = int(os.environ['SLURM_ARRAY_TASK_ID']); print('task', t, 'step 1 loss 1.0');
+            sys.exit(0) if t != 1 else (_ for _ in ()).throw(MemoryError())"
+            """,
+        "pending": """#!/bin/bash
+            #SBATCH --begin=now+1hour
+            echo never
+            """,
+    }
+    ids = {}
+    for name, body in scripts.items():
+        script = work / f"{name}.sh"
+        script.write_text(textwrap.dedent(body).replace("\n            ", "\n"))
+        done = subprocess.run(["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work),
+                               "-o", f"slurm-%x-%j.out", str(script)], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        ids[name] = done.stdout.strip().split(";")[0]
+    yield ids
+    subprocess.run(["scancel", *ids.values()], capture_output=True)
+
+
+def wait_for_state(job_id: str, states: set[str], timeout: float = 180) -> str:
+    deadline = time.monotonic() + timeout
+    state = ""
+    while time.monotonic() < deadline:
+        out = subprocess.run(["scontrol", "show", "job", "-o", job_id], capture_output=True, text=True).stdout
+        found = {part.split("=", 1)[1] for line in out.splitlines() for part in line.split() if part.startswith("JobState=")}
+        if found and found <= states:
+            return "/".join(sorted(found))
+        state = "/".join(sorted(found))
+        time.sleep(1)
+    raise AssertionError(f"job {job_id} still {state} after {timeout}s")
+
+
+@pytest.fixture
+def minimal_config(tmp_path, monkeypatch):
+    path = tmp_path / "denpex.toml"
+    path.write_text(MINIMAL_CONFIG)
+    return path
+
+
+def diagnose_job(job: str, config: Path) -> tuple[int, dict | None, str]:
+    env_before = os.environ.get("DENPEX_CONFIG")
+    os.environ["DENPEX_CONFIG"] = str(config)
+    try:
+        proc = subprocess.run([*_denpex(), "diagnose", "--job", job, "--json"], capture_output=True, timeout=120,
+                              env={**os.environ})
+    finally:
+        if env_before is None:
+            os.environ.pop("DENPEX_CONFIG")
+        else:
+            os.environ["DENPEX_CONFIG"] = env_before
+    report = json.loads(proc.stdout) if proc.returncode == 0 else None
+    return proc.returncode, report, proc.stderr.decode()
+
+
+def _denpex() -> list[str]:
+    from conftest import denpex_cmd
+
+    return denpex_cmd()
+
+
+def test_a_python_traceback_job(slurm_jobs, minimal_config):
+    job = slurm_jobs["traceback"]
+    wait_for_state(job, {"FAILED", "COMPLETED"})
+    code, report, err = diagnose_job(job, minimal_config)
+    assert code == 0, err
+    top = report["diagnoses"][0]
+    assert top["class"] == "tokenizer_or_data_error", top["signature"]
+    assert "shard_00017.jsonl" in json.dumps(top["evidence"])
+    assert report["job"]["state"] == "FAILED" and report["job"]["exit_code"] == "1:0"
+    assert report["job"]["name"] == "denpex-traceback"
+
+
+def test_a_time_limited_job_is_named_as_such(slurm_jobs, minimal_config):
+    job = slurm_jobs["time_limit"]
+    wait_for_state(job, {"TIMEOUT"}, timeout=200)
+    code, report, err = diagnose_job(f"local/{job}", minimal_config)
+    assert code == 0, err
+    top = report["diagnoses"][0]
+    assert top["class"] == "slurm_time_limit", (top["signature"], top["first_seen"])
+    assert top["values"].get("job_id") == job
+    assert report["job"]["state"] == "TIMEOUT"
+
+
+def test_srun_label_output_names_the_failing_task(slurm_jobs, minimal_config):
+    job = slurm_jobs["srun_label"]
+    wait_for_state(job, {"FAILED", "COMPLETED", "CANCELLED"})
+    code, report, err = diagnose_job(job, minimal_config)
+    assert code == 0, err
+    top = report["diagnoses"][0]
+    assert top["class"] == "dependency_abi_mismatch", top["signature"]
+    assert top["initiating_rank"] == 2
+    assert report["stats"]["ranks"] == [0, 1, 2, 3]
+
+
+def test_array_tasks(slurm_jobs, minimal_config):
+    job = slurm_jobs["array"]
+    wait_for_state(job, {"FAILED", "COMPLETED"})
+    code, report, err = diagnose_job(f"{job}_1", minimal_config)
+    assert code == 0, err
+    assert report["diagnoses"][0]["class"] == "host_oom_killed"
+    code, report, err = diagnose_job(job, minimal_config)  # the whole array: every task's log
+    assert code == 0, err
+    assert len(report["job"]["logs"]) == 3
+    assert sorted(report["job"]["array_tasks"]) == ["0", "1", "2"]
+
+
+def test_a_pending_job_is_answered_clearly(slurm_jobs, minimal_config):
+    code, report, err = diagnose_job(slurm_jobs["pending"], minimal_config)
+    assert code == 2 and "still pending" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("job,expected", [("999999", "does not know job 999999"),
+                                          ("12;rm -rf /", "not a valid job reference")])
+def test_unknown_and_invalid_jobs(slurm_jobs, minimal_config, job, expected):
+    code, _, err = diagnose_job(job, minimal_config)
+    assert code == 2 and expected in err
+
+
+def test_an_unreachable_scheduler(tmp_path):
+    config = tmp_path / "denpex.toml"
+    config.write_text('[clusters.down]\nkind = "slurm"\nscontrol = "/nonexistent/scontrol"\n')
+    code, _, err = diagnose_job("812345", config)
+    assert code == 2 and "not installed here" in err
+
+
+def test_no_cluster_configured():
+    proc = run_denpex("diagnose", "--job", "812345")
+    assert proc.returncode == 2 and "[clusters]" in proc.stderr.decode()
