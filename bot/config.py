@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 ENV_CONFIG = "DENPEX_CONFIG"
 
@@ -52,7 +52,17 @@ class _Cluster(_Section):
     timeout_seconds: float = Field(120.0, gt=0)
 
 
-class SlurmCluster(_Cluster):
+class _Optional(_Cluster):
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_is_unset(cls, data):
+        """An empty string in the file means "not set" (TOML has no null)."""
+        if isinstance(data, dict):
+            return {k: (None if v == "" and k != "kind" else v) for k, v in data.items()}
+        return data
+
+
+class SlurmCluster(_Optional):
     kind: Literal["slurm"]
     scontrol: str = "scontrol"
     sacct: str = "sacct"
@@ -64,7 +74,7 @@ class SlurmCluster(_Cluster):
     restd_version: str = "v0.0.38"
 
 
-class KubernetesCluster(_Cluster):
+class KubernetesCluster(_Optional):
     kind: Literal["kubernetes"]
     api_url: str | None = None          # default: the in-cluster API server
     token_env: str | None = None        # default: the in-cluster service account token
@@ -73,7 +83,7 @@ class KubernetesCluster(_Cluster):
     namespace: str = "default"
 
 
-class RayCluster(_Cluster):
+class RayCluster(_Optional):
     kind: Literal["ray"]
     address: str = "http://127.0.0.1:8265"
     token_env: str | None = None

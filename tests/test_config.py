@@ -13,19 +13,29 @@ EXAMPLE = ROOT / "config" / "denpex.example.toml"
 
 
 def test_example_config_is_valid_and_documents_every_key():
-    load_config(EXAMPLE)
+    from bot.config import KubernetesCluster, PathsCluster, RayCluster, SlurmCluster
+
+    config = load_config(EXAMPLE)
     text = EXAMPLE.read_text()
     data = tomllib.loads(text)
-    for section, model in Config.model_fields.items():
+    for section in ("signatures", "bot"):
         assert f"[{section}]" in text, section
-        for key in model.annotation.model_fields:
+        for key in Config.model_fields[section].annotation.model_fields:
             assert key in data[section], f"{section}.{key} missing from the example config"
+    examples = {c.kind: name for name, c in config.clusters.items()}
+    for model in (SlurmCluster, KubernetesCluster, RayCluster, PathsCluster):
+        kind = model.model_fields["kind"].annotation.__args__[0]
+        assert kind in examples, f"no example [clusters.*] of kind {kind}"
+        for key in model.model_fields:
+            assert key in data["clusters"][examples[kind]], f"clusters.{examples[kind]}.{key} is not documented"
 
 
 @pytest.mark.parametrize("body,expected", [
     ("[signatures]\nextra_dirs = ['nope']\n", "signatures.extra_dirs: Value error, "),
     ("[signatures]\nunknown = 1\n", "signatures.unknown: Extra inputs are not permitted"),
     ("[sigantures]\n", "sigantures: Extra inputs are not permitted"),
+    ("[clusters.x]\nkind = 'lsf'\n", "clusters.x: Input tag 'lsf' found using 'kind' does not match"),
+    ("[clusters.x]\nkind = 'paths'\n", "clusters.x.paths.templates: Field required"),
     ("[signatures\n", "not valid TOML"),
 ])
 def test_invalid_config_names_file_key_and_reason(tmp_path, body, expected):
