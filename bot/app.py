@@ -10,6 +10,7 @@ from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
+from bot.fetch import FetchError, parse_job_ref
 from bot.render import ACK, CHECKLIST, FIX, MORE, NOT_THIS
 from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
 from bot.settings import Settings
@@ -67,8 +68,19 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
                      "file in the channel.")
             return
         if JOB_REF.match(rest):
-            ack(text=f"Fetching logs for `{rest}` needs a `[clusters]` section in the bot's config, and none is "
-                     "configured. Drop the job's log files in the channel instead.")
+            try:
+                ref = parse_job_ref(rest, settings.config)
+            except FetchError as exc:
+                ack(text=f":warning: {exc}")
+                return
+            user = body.get("user_id", "")
+            if not responder.allowed(client, user, ref.cluster):
+                log.warning("denied: user %s may not fetch job %s from cluster %s", user, ref.job_id, ref.cluster)
+                ack(text=f":no_entry: You may not fetch jobs from cluster `{ref.cluster}`. Ask whoever runs denpex to "
+                         "add you (or one of your user groups) to that cluster's `allow` list.")
+                return
+            ack()
+            responder.diagnose_job(client, Target(body["channel_id"], None, user), ref)
             return
         ack()
         notes = []

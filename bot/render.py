@@ -77,6 +77,13 @@ def _status_lines(state: MessageState) -> list[str]:
     return lines
 
 
+def _job_line(report: dict) -> list[str]:
+    job = report.get("job")
+    if not job:
+        return []
+    return [f":file_cabinet: *{job['cluster']}*: {job['summary']}"] + [f"note: {n}" for n in job.get("notes", [])[:3]]
+
+
 def _stats(report: dict, source: str) -> str:
     s = report["stats"]
     ranks = s.get("ranks") or []
@@ -117,6 +124,8 @@ def diagnosis_message(report: dict, state: MessageState) -> tuple[str, list[dict
         text = f"No failure found in {state.source}."
         blocks = [_section(f":white_check_mark: *No failure found.* No signature fired and no line looks like an "
                            f"error.\n{_stats(report, state.source)}")]
+        if report.get("job"):
+            blocks.append(_context(_job_line(report)))
         if state.notes:
             blocks.append(_context(state.notes))
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
@@ -152,7 +161,7 @@ def _diagnosis(report: dict, state: MessageState) -> tuple[str, list[dict]]:
     blocks += _checklist(d["checklist"], state)
     blocks.append(_section(f"*Verify*\n`{d['verify']}`"))
     blocks.append(_buttons(state))
-    context = [_stats(report, state.source)] + _status_lines(state) + state.notes
+    context = _job_line(report) + [_stats(report, state.source)] + _status_lines(state) + state.notes
     if len(report["diagnoses"]) > 1:
         others = ", ".join(f"`{o['signature']}`" for o in report["diagnoses"][1:4])
         context.append(f"Also seen, later or independent: {others}")
@@ -173,7 +182,7 @@ def _unrecognised(report: dict, state: MessageState) -> tuple[str, list[dict]]:
         _section("No signature explains these errors. The first error-like lines of each rank:"),
         _section(_code(lines)),
         _buttons(state, with_fix=False),
-        _context([_stats(report, state.source), "Know what this is? Add a signature: "
+        _context(_job_line(report) + [_stats(report, state.source), "Know what this is? Add a signature: "
                   "`docs/adding-a-signature.md`"] + _status_lines(state) + state.notes),
     ]
     return f"Unrecognised failure in {state.source}: no signature explains the errors.", blocks

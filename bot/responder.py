@@ -77,6 +77,45 @@ class Responder:
 
         self._run(client, target, "pasted log", len(body), scan, fingerprint, notes)
 
+    def diagnose_job(self, client: WebClient, target: Target, ref) -> None:
+        """Fetch a job's logs from its cluster, then diagnose them like an upload."""
+        from bot.fetch import FetchError, fetch_job
+
+        fetched = {}
+
+        def scan(progress):
+            progress.phase("Fetching logs of")
+            result = fetch_job(ref, self.settings.config)
+            fetched["result"] = result
+            progress.phase("Diagnosing")
+            sources = (src for log in result.logs for src in signatures.open_path(log.path, log.name))
+            report = signatures.diagnose_sources(sources, self.matcher, progress)
+            report["job"] = {"cluster": ref.cluster, "kind": ref.kind, "reference": ref.raw,
+                             **result.facts.as_dict(), "summary": result.facts.line(), "notes": result.notes}
+            return report
+
+        try:
+            self._run(client, target, f"job {ref.raw}", None, scan, f"job:{ref.cluster}/{ref.job_id}", [],
+                      expected=(FetchError,))
+        finally:
+            if "result" in fetched:
+                fetched["result"].cleanup()
+
+    def allowed(self, client: WebClient, user: str, cluster_name: str) -> bool:
+        """May this Slack user fetch this cluster's jobs? "*", the user's id, or one of the user's groups."""
+        allow = self.settings.config.clusters[cluster_name].allow
+        if "*" in allow or user in allow:
+            return True
+        for entry in allow:
+            if entry.startswith("S"):
+                try:
+                    if user in client.usergroups_users_list(usergroup=entry)["users"]:
+                        return True
+                except SlackApiError as exc:
+                    log.warning("cannot read user group %s for cluster %s: %s", entry, cluster_name,
+                                exc.response.get("error"))
+        return False
+
     def diagnose_file(self, client: WebClient, target: Target, file_id: str) -> None:
         try:
             info = client.files_info(file=file_id)["file"]
@@ -122,7 +161,7 @@ class Responder:
                 downloaded["file"].remove()
 
     def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
-             notes: list[str]) -> None:
+             notes: list[str], expected: tuple = ()) -> None:
         text, blocks = progress_message(source, 0, total)
         try:
             posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=text,
@@ -141,7 +180,7 @@ class Responder:
         with self.slots:
             try:
                 report = scan(progress)
-            except (signatures.InputError, DownloadError) as exc:
+            except (signatures.InputError, DownloadError, *expected) as exc:
                 client.chat_update(channel=channel, ts=ts, **_kw(notice_message(f":warning: {exc}")))
                 return
             except Exception:

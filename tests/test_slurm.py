@@ -198,3 +198,36 @@ def test_an_unreachable_scheduler(tmp_path):
 def test_no_cluster_configured():
     proc = run_denpex("diagnose", "--job", "812345")
     assert proc.returncode == 2 and "[clusters]" in proc.stderr.decode()
+
+
+def test_slack_diagnose_by_job_id(slurm_jobs, tmp_path):
+    """`/denpex diagnose <id>` through the fake workspace against the real Slurm, with permissions."""
+    from fake_slack import FakeSlack, SlackDriver
+    from test_slack_e2e import CHANNEL, Bot, final_message
+
+    job = slurm_jobs["traceback"]
+    wait_for_state(job, {"FAILED", "COMPLETED"})
+    with FakeSlack() as fake:
+        fake.add_usergroup("S0ONCALL", ["U777"])
+        bot = Bot(fake, tmp_path, config=MINIMAL_CONFIG + 'allow = ["U123", "S0ONCALL"]\n').start()
+        try:
+            driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
+            resp = driver.command(f"diagnose {job}", user_id="U123")
+            assert resp.status_code == 200
+            message = final_message(fake, CHANNEL, lambda t: "denpex_ack" in t and "denpex-traceback" in t, timeout=60)
+            blob = json.dumps(message["blocks"])
+            assert "shard_00017.jsonl" in blob and "FAILED" in blob and "exit 1:0" in blob
+            assert driver.command(f"diagnose local/{job}", user_id="U777").status_code == 200  # via the user group
+            final_message(fake, CHANNEL, lambda t: t.count("denpex-traceback") and t.count("denpex_ack") and
+                          len([c for c in fake.calls_to("chat.postMessage") if "job local/" in (c.arg("text") or "")]) == 1)
+            denied = driver.command(f"diagnose {job}", user_id="U999")
+            assert "may not fetch jobs from cluster `local`" in denied.text
+            assert "denied: user U999" in bot.output()
+            pending = driver.command(f"diagnose {slurm_jobs['pending']}", user_id="U123")
+            assert pending.status_code == 200
+            final_message(fake, CHANNEL, lambda t: "still pending" in t, timeout=60)
+            unknown = driver.command("diagnose 999999", user_id="U123")
+            assert unknown.status_code == 200
+            final_message(fake, CHANNEL, lambda t: "does not know job 999999" in t, timeout=60)
+        finally:
+            bot.stop()

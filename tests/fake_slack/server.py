@@ -56,7 +56,7 @@ __all__ = ["Call", "FakeSlack", "DEFAULT_SCOPES"]
 DEFAULT_SCOPES = (
     "app_mentions:read", "channels:history", "channels:read", "chat:write", "commands",
     "files:read", "files:write", "groups:history", "groups:read", "im:history", "im:read",
-    "im:write", "mpim:history", "reactions:read", "reactions:write", "users:read",
+    "im:write", "mpim:history", "reactions:read", "reactions:write", "users:read", "usergroups:read",
 )
 
 _TS = re.compile(r"^\d{1,12}\.\d{1,6}$")
@@ -252,6 +252,7 @@ class FakeSlack:
         self._ephemeral: list[dict] = []
         self._files: dict[str, _FileRec] = {}
         self._url_overrides: dict[str, str] = {}
+        self._usergroups: dict[str, list[str]] = {}
         self.socket_mode = None  # a socket_mode.SocketModeServer, for apps.connections.open
         self._uploads: dict[str, str] = {}
         self._rate_limits: dict[str, list] = {}
@@ -623,6 +624,19 @@ class FakeSlack:
 
     # ------------------------------------------------------------------------------------------
     # internals: files
+
+    def add_usergroup(self, group_id: str, users: list[str]) -> None:
+        """A user group (S...) and its members, for usergroups.users.list."""
+        with self._lock:
+            self._usergroups[group_id] = list(users)
+
+    def _m_usergroups_users_list(self, args: dict) -> dict:
+        group = self._str_arg(args, "usergroup")
+        if not group:
+            raise _invalid_arguments("missing required field: usergroup")
+        if group not in self._usergroups:
+            raise _Refusal("no_such_subteam")
+        return {"users": list(self._usergroups[group])}
 
     def set_file_url(self, file_id: str, url: str) -> None:
         """Make files.info hand out `url` as the file's download address (e.g. a host that is not Slack's)."""
@@ -1262,6 +1276,7 @@ _METHODS: dict[str, tuple[Callable[[FakeSlack, dict], dict], str | None]] = {
     "views.push": (FakeSlack._m_views_push, None),
     "views.update": (FakeSlack._m_views_update, None),
     "views.publish": (FakeSlack._m_views_publish, None),
+    "usergroups.users.list": (FakeSlack._m_usergroups_users_list, "usergroups:read"),
 }
 
 
