@@ -8,10 +8,12 @@ import re
 import httpx
 from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
 from bot.fetch import FetchError, parse_job_ref
-from bot.render import ACK, CHECKLIST, FIX, MORE, NOT_THIS
+from bot.followups import FollowUps
+from bot.render import ACK, CHECKLIST, FIX, FIX_VIEW, MORE, NOT_THIS, status_message
 from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
 from bot.settings import Settings
 from bot.store import Store
@@ -28,6 +30,7 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex diagnose <job id>`: fetch the job's logs from the cluster (needs `[clusters]` in the bot's config)
 • Drop a log file or an archive of rank logs (`.log`, `.gz`, `.zip`, `.tar.gz`) in a channel I'm in
 • Mention me with a pasted log, or mention me in the thread of a message that has a log file
+• `/denpex status`: this channel's open incidents and their next checks
 • `/denpex help`: this message"""
 
 
@@ -54,11 +57,17 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             return BoltResponse(status=200, body="")
         return next()
 
+    followups = FollowUps(settings.config, store, app.client)
+    followups.on_final = lambda incident_id: responder.refresh(app.client, incident_id)
+
     @app.command("/denpex")
     def on_command(ack, body, client, respond):
         text = (body.get("text") or "").strip()
         verb, _, rest = text.partition(" ")
         verb = verb.lower()
+        if verb == "status":
+            ack(text=status_message(store.open_incidents(body["channel_id"])))
+            return
         if verb in ("", "help") or verb not in ("diagnose",):
             ack(text=HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}")
             return
@@ -144,13 +153,27 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
     @app.action(NOT_THIS)
     @app.action(MORE)
     @app.action(CHECKLIST)
-    def on_button(ack, body, client):
+    def on_button(ack, body, client, logger):
         ack()
-        responder.on_action(client, body)
+        try:
+            responder.on_action(client, body)
+        except SlackApiError as exc:  # tell the person who pressed it; never leave Bolt an exception
+            logger.warning("button %s failed: %s", body["actions"][0].get("action_id"), exc.response.get("error"))
+            client.chat_postEphemeral(channel=body["channel"]["id"], user=body["user"]["id"],
+                                      text=f":warning: That did not work: Slack said `{exc.response.get('error')}`.")
+
+    @app.view(FIX_VIEW)
+    def on_fix_submitted(ack, body, view, client):
+        errors = responder.fix_submitted(client, followups, body, view)
+        if errors:
+            ack(response_action="errors", errors=errors)
+        else:
+            ack()
 
     @app.error
     def on_error(error, body, logger):
         logger.exception("unhandled error for a %s request: %s", body.get("type"), error)
 
     app.responder = responder  # for tests and the health check
+    app.followups = followups
     return app

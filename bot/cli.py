@@ -240,10 +240,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Exception as exc:  # auth.test refused the token, Slack unreachable
         print(f"denpex: cannot start: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.http:
-        serve_http(app, store, args.host, args.port)
-    else:
-        serve_socket_mode(app, store, settings.app_token, args.health_port)
+    app.followups.start()  # re-checks after "Fix applied"; overdue ones run now
+    try:
+        if args.http:
+            serve_http(app, store, args.host, args.port)
+        else:
+            serve_socket_mode(app, store, settings.app_token, args.health_port)
+    finally:
+        app.followups.stop()
     return EXIT_OK
 
 

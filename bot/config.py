@@ -45,6 +45,31 @@ class BotSection(_Section):
     max_concurrent_diagnoses: int = Field(4, ge=1, le=64)
 
 
+DURATION = r"^\d+(?:\.\d+)?[smhd]$"
+
+
+def seconds(duration: str) -> float:
+    """"30s", "10m", "24h", "2d" -> seconds."""
+    return float(duration[:-1]) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[duration[-1]]
+
+
+class FollowupsSection(_Section):
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_is_unset(cls, data):
+        if isinstance(data, dict):
+            return {k: (None if v == "" else v) for k, v in data.items()}
+        return data
+
+    # Unset: each signature's own default (followup_interval / followup_window), else 10m / 10m / 24h.
+    first_check: str | None = Field(None, pattern=DURATION)
+    interval: str | None = Field(None, pattern=DURATION)
+    window: str | None = Field(None, pattern=DURATION)
+    # how often the scheduler looks for due checks, and how long one check may hold its lease
+    tick_seconds: float = Field(5.0, gt=0)
+    lease_seconds: float = Field(600.0, gt=0)
+
+
 class _Cluster(_Section):
     # Slack user ids (U...) or user group ids (S...) allowed to fetch this cluster's jobs; "*" for everyone.
     allow: list[str] = Field(default_factory=list)
@@ -101,6 +126,7 @@ class Config(_Section):
     signatures: SignaturesSection = Field(default_factory=SignaturesSection)
     bot: BotSection = Field(default_factory=BotSection)
     clusters: dict[str, ClusterConfig] = Field(default_factory=dict)
+    followups: FollowupsSection = Field(default_factory=FollowupsSection)
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

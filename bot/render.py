@@ -32,6 +32,7 @@ class MessageState:
     not_this: list[tuple[str, str]] = field(default_factory=list)
     checked: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
+    followups: list[str] = field(default_factory=list)   # one line per follow-up: what is watched, what was seen
 
 
 def _mrkdwn(text: str, limit: int = SECTION_TEXT) -> dict:
@@ -71,7 +72,8 @@ def _where(d: dict) -> str:
 
 
 def _status_lines(state: MessageState) -> list[str]:
-    lines = [f":eyes: Acknowledged by <@{u}> at {t}" for u, t in state.acknowledged]
+    lines = list(state.followups)
+    lines += [f":eyes: Acknowledged by <@{u}> at {t}" for u, t in state.acknowledged]
     lines += [f":wrench: Fix applied by <@{u}> at {t}" for u, t in state.fix_applied]
     lines += [f":no_entry_sign: <@{u}> says this is not the cause ({t})" for u, t in state.not_this]
     return lines
@@ -186,6 +188,50 @@ def _unrecognised(report: dict, state: MessageState) -> tuple[str, list[dict]]:
                   "`docs/adding-a-signature.md`"] + _status_lines(state) + state.notes),
     ]
     return f"Unrecognised failure in {state.source}: no signature explains the errors.", blocks
+
+
+FIX_VIEW = "denpex_fix_applied"
+
+
+def fix_modal(incident_id: int, job: str | None) -> dict:
+    """The Fix applied… modal: which rerun to watch, and a note."""
+    blocks = [{"type": "input", "block_id": "rerun", "optional": True,
+               "label": {"type": "plain_text", "text": "Rerun's job id"},
+               "hint": {"type": "plain_text", "text": "e.g. 812346 or cluster/812346. I'll re-check it until the "
+                                                      "failure is proven gone, or back."},
+               "element": {"type": "plain_text_input", "action_id": "rerun_job",
+                           "placeholder": {"type": "plain_text", "text": "812346"}}}]
+    if job:
+        blocks.append({"type": "input", "block_id": "same", "optional": True,
+                       "label": {"type": "plain_text", "text": "Or"},
+                       "element": {"type": "checkboxes", "action_id": "same_job", "options": [
+                           {"text": {"type": "plain_text", "text": clip(f"Same job, requeued ({job})", OPTION_TEXT)},
+                            "value": "same"}]}})
+    blocks.append({"type": "input", "block_id": "note", "optional": True,
+                   "label": {"type": "plain_text", "text": "What was changed"},
+                   "element": {"type": "plain_text_input", "action_id": "fix_note", "multiline": True,
+                               "max_length": 2000}})
+    return {"type": "modal", "callback_id": FIX_VIEW, "private_metadata": str(incident_id),
+            "title": {"type": "plain_text", "text": "Fix applied"},
+            "submit": {"type": "plain_text", "text": "Watch the rerun"},
+            "close": {"type": "plain_text", "text": "Cancel"}, "blocks": blocks}
+
+
+def status_message(rows: list[dict]) -> str:
+    """`/denpex status`: this channel's open incidents."""
+    if not rows:
+        return "No open incidents in this channel."
+    import time as _time
+
+    lines = ["*Open incidents in this channel*"]
+    for r in rows:
+        next_check = ""
+        if r.get("next_check"):
+            minutes = max(0, (r["next_check"] - _time.time()) / 60)
+            next_check = f", next check in {minutes:.0f} min" if minutes >= 1 else ", next check due now"
+        lines.append(f"• #{r['id']} `{r['signature'] or 'unrecognised'}` from {clip(r['source'], 80)}: "
+                     f"{r['status'].replace('_', ' ')}{next_check} (opened {r['opened_at']})")
+    return redact("\n".join(lines))
 
 
 def progress_message(source: str, done: int, total: int | None, verb: str = "Diagnosing") -> tuple[str, list[dict]]:

@@ -19,8 +19,9 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 import signatures
+from bot.redact import redact
 from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
-                        notice_message, progress_message)
+                        fix_modal, notice_message, progress_message)
 from bot.settings import Settings
 from bot.slack_files import DownloadError, download, human_size
 from bot.store import Store
@@ -96,7 +97,7 @@ class Responder:
 
         try:
             self._run(client, target, f"job {ref.raw}", None, scan, f"job:{ref.cluster}/{ref.job_id}", [],
-                      expected=(FetchError,))
+                      expected=(FetchError,), job=f"{ref.cluster}/{ref.job_id}")
         finally:
             if "result" in fetched:
                 fetched["result"].cleanup()
@@ -161,7 +162,9 @@ class Responder:
                 downloaded["file"].remove()
 
     def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
-             notes: list[str], expected: tuple = ()) -> None:
+             notes: list[str], expected: tuple = (), job: str | None = None) -> None:
+        if isinstance(fingerprint, str) and self._link_existing(client, target, fingerprint, None):
+            return
         text, blocks = progress_message(source, 0, total)
         try:
             posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=text,
@@ -191,9 +194,29 @@ class Responder:
                 return
         report["notes"] = notes
         fp = fingerprint() if callable(fingerprint) else fingerprint
-        incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user)
+        if callable(fingerprint) and self._link_existing(client, target, fp, (channel, ts)):
+            return  # the same content was diagnosed before: the progress message now links there
+        incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user, job)
         state = MessageState(incident_id, source, notes=notes)
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
+
+    def _link_existing(self, client: WebClient, target: Target, fingerprint: str, replace: tuple | None) -> bool:
+        """The same job or content was diagnosed before: point at that incident's thread instead."""
+        existing = self.store.find_incident(fingerprint)
+        if existing is None:
+            return False
+        try:
+            link = client.chat_getPermalink(channel=existing.channel, message_ts=existing.message_ts)["permalink"]
+        except SlackApiError:
+            link = f"incident #{existing.id}"
+        top = existing.report["diagnoses"][0]["title"] if existing.report.get("diagnoses") else existing.status
+        text = (f":link: Already diagnosed ({top}, {existing.status.replace('_', ' ')}): {link}. "
+                "Follow the incident in that thread.")
+        if replace:
+            client.chat_update(channel=replace[0], ts=replace[1], **_kw(notice_message(text)))
+        else:
+            self._notice(client, target, text)
+        return True
 
     def _notice(self, client: WebClient, target: Target, text: str) -> None:
         client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(notice_message(text)))
@@ -219,10 +242,8 @@ class Responder:
                                       "not the cause. Reply in the thread with what it was, so the signature can be "
                                       "fixed.")
         elif kind == FIX:
-            self.store.record_action(incident.id, user, "fix_applied", status="fix_applied")
-            client.chat_postEphemeral(channel=channel, user=user, text="Recorded that a fix was applied. This "
-                                      "version does not re-check reruns on its own yet: run `denpex diagnose` on "
-                                      "the rerun's log to confirm the signature is gone.")
+            client.views_open(trigger_id=body["trigger_id"], view=fix_modal(incident.id, incident.job))
+            return
         elif kind == MORE:
             self.store.record_action(incident.id, user, "more_evidence")
             client.files_upload_v2(channel=channel, thread_ts=incident.thread_ts or incident.message_ts,
@@ -235,6 +256,48 @@ class Responder:
             self.store.set_checklist(incident.id, selected, items, user)
             self.store.record_action(incident.id, user, "checklist", ",".join(map(str, sorted(selected))))
         self.refresh(client, incident.id)
+
+    def _followup_lines(self, incident_id: int) -> list[str]:
+        lines = []
+        for fu in self.store.db["followups"].rows_where("incident_id = ?", [incident_id], order_by="id"):
+            if fu["status"] == "scheduled" and not fu["verdict"]:
+                lines.append(f":mag: Watching rerun `{fu['job']}` (fix by <@{fu['requested_by']}>)")
+            else:
+                lines.append(f"{FOLLOWUP_ICONS.get(fu['verdict'], fu['verdict'])}: rerun `{fu['job']}` "
+                             f"({fu['updated_at']})")
+        return lines
+
+    def fix_submitted(self, client: WebClient, followups, body: dict, view: dict) -> dict | None:
+        """The Fix applied modal was submitted: validate, record, schedule. Returns modal errors, or None."""
+        from bot.fetch import FetchError, parse_job_ref
+
+        incident = self.store.incident(_as_int(view.get("private_metadata")) or 0)
+        if incident is None:
+            return {"rerun": "This incident no longer exists."}
+        values = view["state"]["values"]
+        typed = ((values.get("rerun", {}).get("rerun_job", {}) or {}).get("value") or "").strip()
+        same = bool((values.get("same", {}).get("same_job", {}) or {}).get("selected_options"))
+        note = ((values.get("note", {}).get("fix_note", {}) or {}).get("value") or "").strip()
+        user = body["user"]["id"]
+        job = typed or (incident.job if same else "")
+        if not job:
+            return {"rerun": "Give the rerun's job id" + (", or tick \"Same job\"." if incident.job else ".")}
+        try:
+            ref = parse_job_ref(job, self.settings.config)
+        except FetchError as exc:
+            return {"rerun": str(exc)[:150]}
+        if not self.allowed(client, user, ref.cluster):
+            return {"rerun": f"You may not fetch jobs from cluster {ref.cluster}."}
+        job = f"{ref.cluster}/{ref.job_id}"
+        self.store.record_action(incident.id, user, "fix_applied", job)
+        _, first, interval, window = followups.schedule(incident.id, job, user, note)
+        said = f" ({note})" if note else ""
+        client.chat_postMessage(channel=incident.channel, thread_ts=incident.thread_ts or incident.message_ts,
+                                text=redact(f":wrench: <@{user}> applied a fix{said}. I'll check rerun `{job}` in "
+                                            f"{_duration(first)}, then every {_duration(interval)} for "
+                                            f"{_duration(window)}, and say here whether the failure is gone."))
+        self.refresh(client, incident.id)
+        return None
 
     def _incident_for_message(self, body: dict) -> int | None:
         for block in body.get("message", {}).get("blocks", []):
@@ -249,7 +312,7 @@ class Responder:
         if incident is None or not incident.message_ts:
             return
         state = MessageState(incident.id, incident.source, notes=incident.report.get("notes", []),
-                             checked=self.store.checklist(incident.id))
+                             checked=self.store.checklist(incident.id), followups=self._followup_lines(incident.id))
         for a in self.store.actions(incident.id):
             bucket = {"acknowledge": state.acknowledged, "fix_applied": state.fix_applied,
                       "not_this": state.not_this}.get(a["action"])
@@ -259,8 +322,19 @@ class Responder:
                            **_kw(diagnosis_message(incident.report, state)))
 
 
+FOLLOWUP_ICONS = {"gone": ":white_check_mark: Gone", "back": ":x: Back", "not_yet": ":hourglass_flowing_sand: Not yet",
+                  "inconclusive": ":hourglass: Inconclusive"}
+
+
 def _as_int(value) -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def _duration(secs: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if secs >= size:
+            return f"{secs / size:g} {unit}"
+    return f"{secs:g} s"
 
 
 def _kw(message: tuple[str, list[dict]]) -> dict:

@@ -35,7 +35,21 @@ def _v1(db: sqlite_utils.Database) -> None:
                            pk=("incident_id", "item"), foreign_keys=[("incident_id", "incidents", "id")])
 
 
-MIGRATIONS = [_v1]  # index i migrates version i to i + 1
+def _v2(db: sqlite_utils.Database) -> None:
+    """Follow-ups: the job an incident came from, a history of diagnoses, and scheduled re-checks."""
+    db["incidents"].add_column("job", str)
+    db["incidents"].add_column("resolved_at", str)
+    db["diagnoses"].create({"id": int, "incident_id": int, "kind": str, "job": str, "verdict": str, "report": str,
+                            "at": str}, pk="id", foreign_keys=[("incident_id", "incidents", "id")])
+    db["followups"].create({
+        "id": int, "incident_id": int, "job": str, "requested_by": str, "note": str, "status": str, "verdict": str,
+        "detail": str, "next_at": float, "interval_s": float, "window_end": float, "checks": int,
+        "lease_owner": str, "lease_until": float, "created_at": str, "updated_at": str,
+    }, pk="id", foreign_keys=[("incident_id", "incidents", "id")])
+    db["followups"].create_index(["status", "next_at"])
+
+
+MIGRATIONS = [_v1, _v2]  # index i migrates version i to i + 1
 
 
 @dataclass
@@ -48,6 +62,7 @@ class Incident:
     status: str
     report: dict
     opened_by: str | None
+    job: str | None = None
 
 
 class Store:
@@ -101,15 +116,111 @@ class Store:
     # -- incidents ------------------------------------------------------------
 
     def open_incident(self, channel: str, message_ts: str, thread_ts: str | None, source: str, fingerprint: str,
-                      report: dict, opened_by: str | None) -> int:
+                      report: dict, opened_by: str | None, job: str | None = None) -> int:
         top = report["diagnoses"][0] if report.get("diagnoses") else {}
         status = "open" if top else ("unrecognised" if report.get("unrecognised") else "healthy")
         with self._lock:
             row = {"channel": channel, "message_ts": message_ts, "thread_ts": thread_ts, "source": source,
                    "fingerprint": fingerprint, "signature": top.get("signature"), "class": top.get("class"),
                    "initiating_rank": top.get("initiating_rank"), "status": status,
-                   "report": json.dumps(report), "opened_by": opened_by, "opened_at": now(), "updated_at": now()}
-            return self.db["incidents"].insert(row).last_pk
+                   "report": json.dumps(report), "opened_by": opened_by, "opened_at": now(), "updated_at": now(),
+                   "job": job}
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                incident_id = self.db["incidents"].insert(row).last_pk
+                self.db["diagnoses"].insert({"incident_id": incident_id, "kind": "initial", "job": job,
+                                             "report": row["report"], "at": row["opened_at"]})
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            return incident_id
+
+    def find_incident(self, fingerprint: str) -> Incident | None:
+        """The incident already opened for the same job or the same content, if any."""
+        with self._lock:
+            row = self.db.execute("SELECT id FROM incidents WHERE fingerprint = ? AND message_ts IS NOT NULL "
+                                  "ORDER BY id LIMIT 1", [fingerprint]).fetchone()
+        return self.incident(row[0]) if row else None
+
+    def open_incidents(self, channel: str) -> list[dict]:
+        with self._lock:
+            return list(self.db.query(
+                "SELECT i.id, i.source, i.signature, i.status, i.message_ts, i.thread_ts, i.opened_at, "
+                "(SELECT min(f.next_at) FROM followups f WHERE f.incident_id = i.id AND f.status = 'scheduled') "
+                "AS next_check FROM incidents i WHERE i.channel = ? AND i.status NOT IN ('healthy', 'resolved') "
+                "ORDER BY i.id DESC LIMIT 20", [channel]))
+
+    # -- follow-ups -----------------------------------------------------------
+
+    def schedule_followup(self, incident_id: int, job: str, user: str, note: str, first_at: float,
+                          interval_s: float, window_end: float) -> int:
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                fid = self.db["followups"].insert({
+                    "incident_id": incident_id, "job": job, "requested_by": user, "note": note,
+                    "status": "scheduled", "verdict": None, "detail": None, "next_at": first_at,
+                    "interval_s": interval_s, "window_end": window_end, "checks": 0, "lease_owner": None,
+                    "lease_until": None, "created_at": now(), "updated_at": now()}).last_pk
+                self.db.execute("UPDATE incidents SET status = 'fix_applied', updated_at = ? WHERE id = ?",
+                                [now(), incident_id])
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            return fid
+
+    def due_followups(self, at: float) -> list[int]:
+        with self._lock:
+            return [r[0] for r in self.db.execute(
+                "SELECT id FROM followups WHERE status = 'scheduled' AND next_at <= ? "
+                "AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_at", [at, at])]
+
+    def claim_followup(self, followup_id: int, owner: str, at: float, lease_s: float) -> bool:
+        """Take the check for `lease_s` seconds. Atomic: of several processes, exactly one gets it."""
+        with self._lock:
+            cur = self.db.execute(
+                "UPDATE followups SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ? AND "
+                "status = 'scheduled' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)",
+                [owner, at + lease_s, now(), followup_id, at, at])
+            return cur.rowcount == 1
+
+    def followup(self, followup_id: int) -> dict | None:
+        with self._lock:
+            rows = list(self.db["followups"].rows_where("id = ?", [followup_id]))
+        return rows[0] if rows else None
+
+    def record_check(self, followup_id: int, owner: str, verdict: str, detail: str, report: dict | None,
+                     next_at: float | None) -> bool:
+        """Commit a check's outcome (before anyone announces it). `next_at` None ends the follow-up.
+        Returns False when the lease was lost (another process took over): the caller must not announce."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                fu = self.db.execute("SELECT incident_id, job, lease_owner FROM followups WHERE id = ?",
+                                     [followup_id]).fetchone()
+                if fu is None or fu[2] != owner:
+                    self.db.execute("ROLLBACK")
+                    return False
+                done = next_at is None
+                self.db.execute(
+                    "UPDATE followups SET status = ?, verdict = ?, detail = ?, next_at = coalesce(?, next_at), "
+                    "checks = checks + 1, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?",
+                    ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id])
+                if report is not None:
+                    self.db["diagnoses"].insert({"incident_id": fu[0], "kind": "followup", "job": fu[1],
+                                                 "verdict": verdict, "report": json.dumps(report), "at": now()})
+                if done:
+                    status = {"gone": "resolved", "back": "recurred"}.get(verdict, "inconclusive")
+                    self.db.execute("UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
+                                    "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
+                                    [status, now(), status, now(), fu[0]])
+                self.db.execute("COMMIT")
+                return True
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
 
     def incident(self, incident_id: int) -> Incident | None:
         with self._lock:
@@ -118,7 +229,7 @@ class Store:
             return None
         r = rows[0]
         return Incident(r["id"], r["channel"], r["message_ts"], r["thread_ts"], r["source"], r["status"],
-                        json.loads(r["report"]), r["opened_by"])
+                        json.loads(r["report"]), r["opened_by"], r.get("job"))
 
     def record_action(self, incident_id: int, user_id: str, action: str, value: str = "",
                       status: str | None = None) -> None:

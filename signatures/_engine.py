@@ -95,6 +95,7 @@ class ScanResult:
     lines: int
     sources: list[str]
     skipped: list[str]
+    completed: dict[str, int] = field(default_factory=dict)
 
 
 class _Lazy:
@@ -297,6 +298,7 @@ class _Scan:
         self.lines = 0
         self.sources: list[str] = []
         self.skipped: list[str] = []
+        self.completed: dict[str, int] = {}  # absence rules whose operation was seen to complete
         self.seq = 0
 
     # -- reading -------------------------------------------------------------
@@ -532,9 +534,10 @@ class _Scan:
                 ls = data.rfind(b"\n", 0, offset + end) + 1
                 le = data.find(b"\n", offset + end, n_bytes)
                 line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
-                if any(cp.regex.search(line) for cp in rt.progress[lid]):
-                    found.append(True)
-                    return True
+                for cp in rt.progress[lid]:
+                    if cp.regex.search(line):
+                        found.append(cp.pattern_index < len(rt.sig.absence.complete))  # completion, not progress
+                        return True
                 return None
 
             try:
@@ -544,6 +547,8 @@ class _Scan:
             view.release()
             if found:
                 del st.pending[sig_id]
+                if found[0]:
+                    self.completed[sig_id] = self.completed.get(sig_id, 0) + 1
 
     def _finish_source(self, st: _SourceState) -> None:
         for event in st.pending.values():
@@ -613,4 +618,4 @@ class _Scan:
     def result(self) -> ScanResult:
         events = sorted((e for kept in self.events.values() for e in kept), key=lambda e: e.seq)
         return ScanResult(events, dict(self.counts), self.errorlike, self.ranks, self.hosts,
-                          self.bytes, self.lines, self.sources, self.skipped)
+                          self.bytes, self.lines, self.sources, self.skipped, self.completed)

@@ -87,6 +87,7 @@ def build_report(findings: list[Finding], scan: ScanResult, seconds: float) -> d
             "hosts": sorted(scan.hosts),
             "sources": len(scan.sources),
             "skipped": scan.skipped,
+            "completed": scan.completed,
             "seconds": round(seconds, 3),
         },
     }

@@ -123,6 +123,11 @@ class Signature(_Strict):
     related: list[str] = Field(default_factory=list)
     references: list[str] = Field(min_length=1)
 
+    # how long to watch a rerun after a fix, and how often (durations like "30s", "10m", "24h");
+    # the bot's [followups] config overrides them
+    followup_interval: str | None = Field(None, pattern=r"^\d+(?:\.\d+)?[smhd]$")
+    followup_window: str | None = Field(None, pattern=r"^\d+(?:\.\d+)?[smhd]$")
+
     cases: list[Case] = Field(min_length=2)
 
     @field_validator("id")

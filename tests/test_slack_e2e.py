@@ -342,7 +342,12 @@ def test_buttons_record_who_and_when(fake, bot, driver):
     driver.block_action("denpex_not_this", value=iid, message_ts=message["ts"], user_id="U123")
     fake.wait_for(lambda: any("not the cause" in e["message"].get("text", "") for e in fake.ephemeral_messages()))
     driver.block_action("denpex_fix_applied", value=iid, message_ts=message["ts"], user_id="U123")
-    final_message(fake, CHANNEL, lambda t: "Fix applied by <@U123>" in t)
+    modal = fake.wait_for(lambda: fake.open_view("U123", "denpex_fix_applied"))
+    assert "Rerun's job id" in json.dumps(modal["blocks"])
+    # no [clusters] here: the rerun cannot be fetched, and the modal says why instead of closing
+    resp = driver.view_submission("denpex_fix_applied", {"rerun": {"rerun_job": {"type": "plain_text_input",
+                                                                               "value": "812346"}}}, user_id="U123")
+    assert resp.json()["response_action"] == "errors" and "[clusters]" in resp.json()["errors"]["rerun"]
     checklist = next(el for b in fake.message(CHANNEL, message["ts"])["blocks"] for el in b.get("elements", [])
                      if el.get("action_id") == "denpex_checklist")
     driver.block_action("denpex_checklist", message_ts=message["ts"], action_type="checkboxes",
@@ -357,8 +362,8 @@ def test_buttons_record_who_and_when(fake, bot, driver):
         actions = [r[0] for r in db.execute("SELECT action FROM actions WHERE incident_id = ? ORDER BY id", [iid])]
         status = db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()[0]
         ticks = db.execute("SELECT count(*) FROM checklist WHERE incident_id = ? AND checked = 1", [iid]).fetchone()[0]
-    assert actions == ["acknowledge", "not_this", "fix_applied", "checklist", "more_evidence"]
-    assert status == "fix_applied" and ticks == 2
+    assert actions == ["acknowledge", "not_this", "checklist", "more_evidence"]
+    assert status == "disputed" and ticks == 2
 
 
 def test_healthy_and_unrecognised_answers(fake, driver):

@@ -1,0 +1,196 @@
+"""After "Fix applied": re-check the rerun on a schedule until the signature is proven gone, or back.
+
+The database is the source of truth: a follow-up is a row with its next due time.
+APScheduler runs one in-process ticker that claims due rows with an atomic lease,
+so a check that fell due while the bot was down runs once at start-up, a check
+never runs twice, and two bot processes on one database never run the same check.
+Every outcome is committed before it is announced.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import socket
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Callable
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from slack_sdk import WebClient
+
+import signatures
+from bot.config import Config, seconds
+from bot.fetch import FetchError, fetch_job, parse_job_ref
+from bot.store import Store
+
+log = logging.getLogger("denpex.followups")
+
+DEFAULT_FIRST, DEFAULT_INTERVAL, DEFAULT_WINDOW = "10m", "10m", "24h"
+RUNNING = {"RUNNING", "PENDING", "CONFIGURING", "COMPLETING", "REQUEUED", "RESIZING", "SUSPENDED"}
+GONE, BACK, NOT_YET, INCONCLUSIVE = "gone", "back", "not_yet", "inconclusive"
+_RUNTIME = re.compile(r"^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+)$")
+
+
+def durations(config: Config, sig: signatures.Signature | None) -> tuple[float, float, float]:
+    """(first check, interval, window) in seconds: the config's [followups], else the signature's, else defaults."""
+    f = config.followups
+    interval = f.interval or (sig.followup_interval if sig else None) or DEFAULT_INTERVAL
+    first = f.first_check or interval or DEFAULT_FIRST
+    window = f.window or (sig.followup_window if sig else None) or DEFAULT_WINDOW
+    return seconds(first), seconds(interval), seconds(window)
+
+
+def runtime_seconds(value: str | None) -> float | None:
+    """Slurm's RunTime/Elapsed ("[D-]HH:MM:SS" or "MM:SS") in seconds."""
+    m = _RUNTIME.match(value or "")
+    if not m:
+        return None
+    days, hours, minutes, secs = (int(g) if g else 0 for g in m.groups())
+    return ((days * 24 + hours) * 60 + minutes) * 60 + secs
+
+
+@dataclass
+class Verdict:
+    verdict: str
+    detail: str
+    report: dict | None = None
+
+
+def judge(original: dict, rerun: dict, facts) -> Verdict:
+    """Compare a rerun's diagnosis and facts with the incident's original diagnosis."""
+    first = original["diagnoses"][0] if original.get("diagnoses") else None
+    sig_id = first["signature"] if first else None
+    again = next((d for d in rerun["diagnoses"] if d["signature"] == sig_id), None)
+    if again is None and first:
+        again = next((d for d in rerun["diagnoses"] if d["class"] == first["class"]), None)
+    state = (facts.state or "").split("/")[0]
+    if again:
+        where = again["first_seen"]
+        return Verdict(BACK, f"`{again['signature']}` fired again in {where['source']}:{where['line']}: "
+                             f"{where['text'][:300]}", rerun)
+    if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
+        return Verdict(GONE, f"the rerun finished successfully ({facts.line()}) and the signature did not fire", rerun)
+    sig = signatures.default_library().by_id().get(sig_id) if sig_id else None
+    if sig is not None and sig.absence is not None:
+        # a hang is only cleared by what it never reached: a save that completed after the fix
+        if rerun["stats"].get("completed", {}).get(sig_id):
+            return Verdict(GONE, "a checkpoint save started and completed in the rerun, and the hang did not recur",
+                           rerun)
+    else:
+        before = runtime_seconds((original.get("job") or {}).get("elapsed"))
+        now = runtime_seconds(facts.elapsed)
+        if before is not None and now is not None and now > before * 1.1 + 60:
+            return Verdict(GONE, f"the rerun has run {facts.elapsed}, past the {original['job']['elapsed']} at which "
+                                 "the original failed, and the signature did not fire", rerun)
+    if state in RUNNING:
+        return Verdict(NOT_YET, f"the rerun is {state.lower()} ({facts.line()}) and has not yet passed the point "
+                                "where the original failed", rerun)
+    other = rerun["diagnoses"][0] if rerun["diagnoses"] else None
+    if other:
+        return Verdict(INCONCLUSIVE, f"the signature did not fire, but the rerun ended {state or 'early'} with "
+                                     f"another failure: {other['title']} (`{other['signature']}`)", rerun)
+    return Verdict(INCONCLUSIVE, f"the rerun ended {state or 'without a state'} before the point where the original "
+                                 "failed, so this proves nothing yet", rerun)
+
+
+class FollowUps:
+    def __init__(self, config: Config, store: Store, client: WebClient, fetch: Callable = fetch_job):
+        self.config = config
+        self.store = store
+        self.client = client
+        self.fetch = fetch
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.scheduler: BackgroundScheduler | None = None
+        self.on_final: Callable[[int], None] | None = None  # re-render the incident's message
+
+    # -- scheduling ---------------------------------------------------------------
+
+    def schedule(self, incident_id: int, job: str, user: str, note: str) -> tuple[int, float, float, float]:
+        incident = self.store.incident(incident_id)
+        sig_id = incident.report["diagnoses"][0]["signature"] if incident.report.get("diagnoses") else None
+        sig = signatures.default_library().by_id().get(sig_id) if sig_id else None
+        first, interval, window = durations(self.config, sig)
+        now = time.time()
+        fid = self.store.schedule_followup(incident_id, job, user, note, now + first, interval, now + window)
+        return fid, first, interval, window
+
+    def start(self) -> None:
+        self.scheduler = BackgroundScheduler(daemon=True)
+        # the first tick runs at once: checks that fell due while the bot was down run now, once
+        self.scheduler.add_job(self.tick, "interval", seconds=self.config.followups.tick_seconds,
+                               max_instances=1, coalesce=True, id="denpex-followups",
+                               next_run_time=datetime.now(timezone.utc))
+        self.scheduler.start()
+
+    def stop(self) -> None:
+        if self.scheduler:
+            self.scheduler.shutdown(wait=False)
+
+    def tick(self) -> None:
+        now = time.time()
+        for fid in self.store.due_followups(now):
+            if self.store.claim_followup(fid, self.owner, now, self.config.followups.lease_seconds):
+                try:
+                    self.check(fid)
+                except Exception:
+                    log.exception("follow-up %s failed", fid)
+
+    # -- one check ------------------------------------------------------------------
+
+    def check(self, fid: int) -> Verdict:
+        fu = self.store.followup(fid)
+        incident = self.store.incident(fu["incident_id"])
+        verdict = self._verdict(fu, incident)
+        now = time.time()
+        final = verdict.verdict in (GONE, BACK, INCONCLUSIVE)
+        if not final and now + fu["interval_s"] > fu["window_end"]:
+            verdict = Verdict(INCONCLUSIVE, f"the watch window ended; last seen: {verdict.detail}", verdict.report)
+            final = True
+        next_at = None if final else now + fu["interval_s"]
+        if not self.store.record_check(fid, self.owner, verdict.verdict, verdict.detail, verdict.report, next_at):
+            log.warning("follow-up %s: lease lost to another process; not announcing", fid)
+            return verdict
+        self._announce(fu, incident, verdict, first_check=fu["checks"] == 0)
+        return verdict
+
+    def _verdict(self, fu: dict, incident) -> Verdict:
+        try:
+            ref = parse_job_ref(fu["job"], self.config)
+            fetched = self.fetch(ref, self.config)
+        except FetchError as exc:
+            if exc.kind == "unknown_job":
+                return Verdict(INCONCLUSIVE, f"the rerun `{fu['job']}` vanished from the scheduler: {exc}")
+            if exc.kind in ("pending", "unreachable", "timeout", "log_missing"):
+                return Verdict(NOT_YET, str(exc))
+            return Verdict(INCONCLUSIVE, str(exc))
+        try:
+            sources = (src for lg in fetched.logs for src in signatures.open_path(lg.path, lg.name))
+            rerun = signatures.diagnose_sources(sources, signatures.default_matcher())
+        finally:
+            fetched.cleanup()
+        rerun["job"] = {"cluster": ref.cluster, "reference": ref.raw, **fetched.facts.as_dict(),
+                        "summary": fetched.facts.line()}
+        return judge(incident.report, rerun, fetched.facts)
+
+    def _announce(self, fu: dict, incident, verdict: Verdict, first_check: bool) -> None:
+        thread = incident.thread_ts or incident.message_ts
+        if verdict.verdict == NOT_YET and not first_check:
+            return  # "still running" is said once, not at every check
+        icon = {GONE: ":white_check_mark:", BACK: ":x:", NOT_YET: ":hourglass_flowing_sand:",
+                INCONCLUSIVE: ":hourglass:"}[verdict.verdict]
+        headline = {GONE: "Gone", BACK: "Back", NOT_YET: "Not yet", INCONCLUSIVE: "Inconclusive"}[verdict.verdict]
+        mention = f" <@{fu['requested_by']}>" if verdict.verdict == BACK else ""
+        text = f"{icon} *{headline}* — rerun `{fu['job']}`: {verdict.detail}.{mention}"
+        if verdict.verdict == NOT_YET:
+            text += " I'll keep checking."
+        from bot.redact import redact
+
+        self.client.chat_postMessage(channel=incident.channel, thread_ts=thread, text=redact(text))
+        if verdict.verdict != NOT_YET and self.on_final:
+            self.on_final(incident.id)
+
+
