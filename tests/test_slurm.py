@@ -231,3 +231,158 @@ def test_slack_diagnose_by_job_id(slurm_jobs, tmp_path):
             final_message(fake, CHANNEL, lambda t: "does not know job 999999" in t, timeout=60)
         finally:
             bot.stop()
+
+
+# -- follow-ups after "Fix applied", against real reruns ------------------------------------------------
+
+FOLLOWUP_CONFIG = MINIMAL_CONFIG + 'allow = ["*"]\n\n[followups]\nfirst_check = "2s"\ninterval = "2s"\nwindow = "90s"\n' \
+                                   'tick_seconds = 0.5\n'
+
+
+def submit(work: Path, name: str, body: str) -> str:
+    script = work / f"{name}.sh"
+    script.write_text(textwrap.dedent(body).replace("\n            ", "\n"))
+    done = subprocess.run(["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work), "-o", "slurm-%x-%j.out",
+                           str(script)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def fixed_rerun(work: Path) -> str:
+    return submit(work, "rerun-fixed", f"""#!/bin/bash
+        mkdir -p data && echo '{{"text": "ok"}}' > data/shard_00017.jsonl
+        {sys.executable} -c "import json; json.load(open('data/shard_00017.jsonl')); print('step 1 loss 1.0')"
+        """)
+
+
+def broken_rerun(work: Path) -> str:
+    return submit(work, "rerun-broken", f"""#!/bin/bash
+        rm -rf data
+        {sys.executable} -c "import json; print('step 1 loss 2.0', flush=True); json.load(open('data/shard_00017.jsonl'))"
+        """)
+
+
+def press_fix_applied(fake, driver, message: dict, rerun: str, user: str = "U123"):
+    driver.block_action("denpex_fix_applied", value=incident_of(message), message_ts=message["ts"], user_id=user)
+    fake.wait_for(lambda: fake.open_view(user, "denpex_fix_applied"))
+    resp = driver.view_submission("denpex_fix_applied", {
+        "rerun": {"rerun_job": {"type": "plain_text_input", "value": rerun}},
+        "note": {"fix_note": {"type": "plain_text_input", "value": "wrote the missing shard"}}}, user_id=user)
+    assert resp.status_code == 200 and not resp.content.strip(), resp.text  # the modal closed
+
+
+def incident_of(message: dict) -> str:
+    from test_slack_e2e import incident_id
+
+    return incident_id(message)
+
+
+def verdicts(fake, thread_ts: str) -> list[str]:
+    return [m.get("text", "") for m in fake.thread(CHANNEL_ID, thread_ts)
+            if any(w in m.get("text", "") for w in ("*Gone*", "*Back*", "*Inconclusive*"))]
+
+
+CHANNEL_ID = "C123"
+
+
+@pytest.fixture
+def incident(slurm_jobs, tmp_path):
+    """A bot with follow-ups configured, and the traceback job diagnosed in Slack."""
+    from fake_slack import FakeSlack, SlackDriver
+    from test_slack_e2e import Bot, final_message
+
+    job = slurm_jobs["traceback"]
+    wait_for_state(job, {"FAILED", "COMPLETED"})
+    with FakeSlack() as fake:
+        bot = Bot(fake, tmp_path, config=FOLLOWUP_CONFIG).start()
+        try:
+            driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
+            driver.command(f"diagnose {job}")
+            message = final_message(fake, CHANNEL_ID, lambda t: "denpex_ack" in t and "denpex-traceback" in t, 60)
+            yield fake, bot, driver, message, Path(tmp_path)
+        finally:
+            bot.stop()
+
+
+def test_a_rerun_that_succeeds_proves_the_failure_gone(incident):
+    fake, bot, driver, message, work = incident
+    rerun = fixed_rerun(work)
+    press_fix_applied(fake, driver, message, rerun)
+    fake.wait_for(lambda: verdicts(fake, message["ts"]), timeout=90)
+    (verdict,) = verdicts(fake, message["ts"])
+    assert "*Gone*" in verdict and rerun in verdict and "finished successfully" in verdict
+    fake.wait_for(lambda: ":white_check_mark: Gone" in json.dumps(fake.message(CHANNEL_ID, message["ts"])["blocks"]))
+    with bot.db() as db:
+        assert db.execute("SELECT status FROM incidents").fetchone()[0] == "resolved"
+        assert db.execute("SELECT status, verdict FROM followups").fetchone() == ("done", "gone")
+    status = driver.command("status")
+    assert "No open incidents" in status.text or "resolved" not in status.text
+
+
+def test_a_rerun_that_fails_the_same_way_is_called_back(incident):
+    fake, bot, driver, message, work = incident
+    rerun = broken_rerun(work)
+    press_fix_applied(fake, driver, message, rerun, user="U123")
+    fake.wait_for(lambda: verdicts(fake, message["ts"]), timeout=90)
+    (verdict,) = verdicts(fake, message["ts"])
+    assert "*Back*" in verdict and "<@U123>" in verdict and "shard_00017.jsonl" in verdict
+    with bot.db() as db:
+        assert db.execute("SELECT status FROM incidents").fetchone()[0] == "recurred"
+
+
+def test_status_lists_the_watched_incident(incident):
+    fake, bot, driver, message, work = incident
+    rerun = submit(work, "rerun-slow", "#!/bin/bash\nfor i in $(seq 60); do echo step $i loss 1.0; sleep 1; done\n")
+    try:
+        press_fix_applied(fake, driver, message, rerun)
+        status = driver.command("status").text
+        assert "#1" in status and "fix applied" in status and "next check" in status
+    finally:
+        subprocess.run(["scancel", rerun])
+
+
+def test_a_restart_between_scheduling_and_the_due_time_still_checks_once(incident):
+    fake, bot, driver, message, work = incident
+    (work / "denpex.toml").write_text(FOLLOWUP_CONFIG.replace('first_check = "2s"', 'first_check = "6s"'))
+    bot.stop()
+    bot.start()  # the new first_check applies
+    rerun = fixed_rerun(work)
+    wait_for_state(rerun, {"COMPLETED"})
+    press_fix_applied(fake, driver, message, rerun)
+    bot.stop()               # down before the check is due
+    time.sleep(8)
+    assert verdicts(fake, message["ts"]) == []
+    bot.start()              # the overdue check runs at start-up
+    fake.wait_for(lambda: verdicts(fake, message["ts"]), timeout=60)
+    time.sleep(3)
+    assert len(verdicts(fake, message["ts"])) == 1
+
+
+def test_two_bot_processes_on_one_database_check_once(incident):
+    fake, bot, driver, message, work = incident
+    from test_slack_e2e import Bot
+
+    twin = Bot(fake, work, config=FOLLOWUP_CONFIG)
+    twin.env["DENPEX_DB"] = bot.env["DENPEX_DB"]
+    twin.start()
+    try:
+        rerun = fixed_rerun(work)
+        wait_for_state(rerun, {"COMPLETED"})
+        press_fix_applied(fake, driver, message, rerun)
+        fake.wait_for(lambda: verdicts(fake, message["ts"]), timeout=60)
+        time.sleep(4)
+        assert len(verdicts(fake, message["ts"])) == 1
+    finally:
+        twin.stop()
+
+
+def test_the_same_job_diagnosed_again_links_to_its_incident(incident):
+    fake, bot, driver, message, work = incident
+    from test_slack_e2e import final_message
+
+    (job,) = bot.db().execute("SELECT job FROM incidents").fetchone()  # "local/<id>"
+    driver.command(f"diagnose {job}")
+    link = final_message(fake, CHANNEL_ID, lambda t: "Already diagnosed" in t, 30)
+    assert "Already diagnosed" in link["text"]
+    with bot.db() as db:
+        assert db.execute("SELECT count(*) FROM incidents").fetchone()[0] == 1
