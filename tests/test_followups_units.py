@@ -1,0 +1,64 @@
+"""Follow-up verdicts and durations, without a scheduler."""
+
+import pytest
+
+import signatures
+from bot.config import Config, seconds
+from bot.fetch.base import JobFacts
+from bot.followups import BACK, GONE, INCONCLUSIVE, NOT_YET, durations, judge, runtime_seconds
+from signatures._sources import source_from_bytes
+
+OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+HANG = ("[2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001]\n"
+        "[2026-11-30 12:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n")
+
+
+def report(text: str, elapsed: str | None = None) -> dict:
+    r = signatures.diagnose_sources([source_from_bytes("x.log", text.encode())])
+    if elapsed:
+        r["job"] = {"elapsed": elapsed}
+    return r
+
+
+@pytest.mark.parametrize("rerun,facts,expected", [
+    (OOM, JobFacts("2", state="FAILED", exit_code="1:0"), BACK),
+    ("step 1 loss 1.0\n", JobFacts("2", state="COMPLETED", exit_code="0:0"), GONE),
+    ("step 1 loss 1.0\n", JobFacts("2", state="RUNNING", elapsed="00:01:00"), NOT_YET),
+    ("step 900 loss 1.0\n", JobFacts("2", state="RUNNING", elapsed="01:00:00"), GONE),  # ran past the failure point
+    ("[rank0]: OSError: [Errno 28] No space left on device\n", JobFacts("2", state="FAILED"), INCONCLUSIVE),
+    ("step 1\n", JobFacts("2", state="CANCELLED"), INCONCLUSIVE),
+])
+def test_verdicts(rerun, facts, expected):
+    assert judge(report(OOM, elapsed="00:10:00"), report(rerun), facts).verdict == expected
+
+
+def test_a_hang_is_only_cleared_by_a_completed_save():
+    original = report(HANG, elapsed="00:10:00")
+    assert original["diagnoses"][0]["class"] == "checkpoint_writer_hang"
+    long_running = report("step 5000 loss 1.0\n")
+    assert judge(original, long_running, JobFacts("2", state="RUNNING", elapsed="05:00:00")).verdict == NOT_YET
+    saved = report(HANG + "[2026-11-30 12:05:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] "
+                          "Checkpoint global_step1000 is ready now!\nstep=1001 loss 1.0\n")
+    assert saved["stats"]["completed"] == {"checkpoint.save_never_completed": 1}
+    assert judge(original, saved, JobFacts("2", state="RUNNING", elapsed="00:06:00")).verdict == GONE
+    assert judge(original, report(HANG), JobFacts("2", state="RUNNING")).verdict == BACK
+
+
+def test_durations_precedence():
+    sig = signatures.default_library().get("checkpoint.save_never_completed")
+    assert durations(Config(), None) == (600, 600, 86400)
+    config = Config.model_validate({"followups": {"first_check": "30s", "interval": "1m", "window": "2h"}})
+    assert durations(config, sig) == (30, 60, 7200)
+    assert seconds("1.5h") == 5400
+
+
+@pytest.mark.parametrize("value,secs", [("00:12:31", 751), ("1-02:00:00", 93600), ("12:31", 751), ("bad", None)])
+def test_slurm_runtimes(value, secs):
+    assert runtime_seconds(value) == secs
+
+
+def test_signatures_bring_their_own_defaults():
+    hang = signatures.default_library().get("checkpoint.save_never_completed")
+    oom = signatures.default_library().get("cuda.out_of_memory")
+    assert durations(Config(), hang) == (1800, 1800, 172800)   # a hang is watched for two days
+    assert durations(Config(), oom) == (300, 300, 21600)
