@@ -56,10 +56,7 @@ def _diagnose_job(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:
         report = diagnose_job(args.job, load_config(), _matcher(args))
-    except FetchError as exc:
-        print(f"denpex: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except InputError as exc:
+    except (FetchError, InputError) as exc:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)
