@@ -13,7 +13,7 @@ if [ ! -s /etc/munge/munge.key ]; then
 fi
 chown -R munge:munge /etc/munge /run/munge /var/log/munge /var/lib/munge
 chmod 400 /etc/munge/munge.key
-pgrep -x munged >/dev/null || runuser -u munge -- munged
+pgrep -x munged >/dev/null || runuser -u munge -- munged --force  # --force: a stale socket from a killed munged
 # the test jobs mostly sleep: advertise more CPUs than the machine has so they run side by side
 CPUS=$(( $(nproc) * 4 ))
 MEM=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
