@@ -281,6 +281,7 @@ class _SourceState:
         self.last_time: float | None = None
         self.year: int | None = None
         self.pending: dict[str, Event] = {}          # absence rules waiting for completion
+        self.hosts: set[str] = set()                 # hosts this source's lines name
         self.counts: dict[str, int] = {}             # count rules
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
 
@@ -349,6 +350,7 @@ class _Scan:
                 self.ranks.add(pre.rank)
             if pre.host:
                 self.hosts.add(pre.host)
+                st.hosts.add(pre.host)
             if pre.time is not None and st.year is None:
                 st.year = year_of(pre.time)
 
@@ -447,13 +449,16 @@ class _Scan:
                                         event.values.setdefault(k, v)
                 if cp.kind == "start":
                     event.kind = "absence"
-                    st.pending[sig.id] = event
-                    self._check_pending(st, data, le, n_bytes)
+                    if sig.id not in st.pending:  # a save still pending keeps its first line as evidence
+                        st.pending[sig.id] = event
+                        self._check_pending(st, data, le, n_bytes)
                 else:
                     self._on_match(st, rt, cp, event)
 
     def _prefix(self, st: _SourceState, text: str):
         prefix = parse_prefix(text, st.year)
+        if prefix.host:
+            st.hosts.add(prefix.host)
         if prefix.time is not None:
             st.last_time = prefix.time
             if st.year is None:
@@ -554,6 +559,12 @@ class _Scan:
         for event in st.pending.values():
             event.values.setdefault("status", "started, never completed")
             self._add(event)
+        if len(st.hosts) == 1:  # a per-rank or per-node file: its lines all ran on that host
+            (host,) = st.hosts
+            for kept in self.events.values():
+                for event in kept:
+                    if event.source_index == st.index and event.host is None:
+                        event.host = host
 
     # -- context -------------------------------------------------------------
 

@@ -241,3 +241,10 @@ def test_prefix_parsing(line, rank, host, time):
 ])
 def test_rank_from_file_names(name, rank):
     assert rank_from_path(name) == rank
+
+
+def test_a_file_that_names_one_host_gives_its_events_that_host(rules_matcher):
+    report = run(rules_matcher,
+                 ("rank3.log", "gpu-node-07:4242:4242 [3] NCCL INFO Bootstrap : Using ib0\n[rank3]: BoomError: x\n"),
+                 ("rank0.log", "[rank0]: step 1 loss 0.5\n"))
+    assert top(report)["host"] == "gpu-node-07"
