@@ -218,6 +218,18 @@ def test_one_upload_one_answer_across_retries_and_restarts(fake, bot, driver, tm
     assert len([c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]) == 1
 
 
+def test_the_same_content_uploaded_again_links_to_its_incident(fake, bot, driver):
+    first = fake.add_file(CHANNEL, "job_812345.tar.gz", EXAMPLE.read_bytes())
+    driver.file_upload_events(first)
+    diagnosed(fake)
+    again = fake.add_file(CHANNEL, "copy_of_the_logs.tar.gz", EXAMPLE.read_bytes())  # another name, same bytes
+    driver.file_upload_events(again)
+    link = final_message(fake, CHANNEL, lambda t: "Already diagnosed" in t)
+    assert link.get("thread_ts") == again["shares"]["public"][CHANNEL][0]["ts"]
+    with bot.db() as db:
+        assert db.execute("SELECT count(*) FROM incidents").fetchone()[0] == 1
+
+
 def test_unsigned_and_stale_requests_are_refused(fake, driver):
     assert driver.command("diagnose " + OOM_LOG, bad_signature=True).status_code == 401
     assert driver.command("diagnose " + OOM_LOG, stale=True).status_code == 401

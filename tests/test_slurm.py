@@ -144,6 +144,11 @@ def test_a_python_traceback_job(slurm_jobs, minimal_config):
 
 def test_a_time_limited_job_is_named_as_such(slurm_jobs, minimal_config):
     job = slurm_jobs["time_limit"]
+    wait_for_state(job, {"RUNNING", "TIMEOUT"})
+    if wait_for_state(job, {"RUNNING", "TIMEOUT"}) == "RUNNING":  # a running job's log, read as it stands
+        code, report, err = diagnose_job(job, minimal_config)
+        assert code == 0, err
+        assert any("still running" in n for n in report["job"]["notes"]) and report["diagnoses"] == []
     wait_for_state(job, {"TIMEOUT"}, timeout=200)
     code, report, err = diagnose_job(f"local/{job}", minimal_config)
     assert code == 0, err
@@ -186,6 +191,16 @@ def test_a_pending_job_is_answered_clearly(slurm_jobs, minimal_config):
 def test_unknown_and_invalid_jobs(slurm_jobs, minimal_config, job, expected):
     code, _, err = diagnose_job(job, minimal_config)
     assert code == 2 and expected in err
+
+
+def test_a_job_whose_log_is_gone(slurm_jobs, minimal_config, tmp_path):
+    done = subprocess.run(["sbatch", "--parsable", "-o", str(tmp_path / "gone-%j.out"), "--wrap", "echo step 1"],
+                          capture_output=True, text=True, timeout=30)
+    job = done.stdout.strip()
+    wait_for_state(job, {"COMPLETED"})
+    (tmp_path / f"gone-{job}.out").unlink()
+    code, _, err = diagnose_job(job, minimal_config)
+    assert code == 2 and "none of its logs can be read here" in err and f"gone-{job}.out" in err
 
 
 def test_an_unreachable_scheduler(tmp_path):
