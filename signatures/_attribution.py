@@ -135,7 +135,6 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
         # highest priority wins; among equals, the earliest
         winner = max(burst, key=lambda e: (sigs[e.sig_id].priority, -order[id(e)]))
         sig = sigs[winner.sig_id]
-        same_sig = [e for e in remaining if e.sig_id == sig.id]
         related = [e for e in burst if e.sig_id != sig.id]
         findings.append(_finding(scan, sig, winner, [e for e in events if e.sig_id == sig.id], related, promoted,
                                  launcher))

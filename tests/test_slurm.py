@@ -82,7 +82,7 @@ def slurm_jobs(tmp_path_factory):
         script = work / f"{name}.sh"
         script.write_text(textwrap.dedent(body).replace("\n            ", "\n"))
         done = subprocess.run(["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work),
-                               "-o", f"slurm-%x-%j.out", str(script)], capture_output=True, text=True, timeout=30)
+                               "-o", "slurm-%x-%j.out", str(script)], capture_output=True, text=True, timeout=30)
         assert done.returncode == 0, done.stderr
         ids[name] = done.stdout.strip().split(";")[0]
     yield ids
