@@ -25,6 +25,7 @@ from slack_sdk import WebClient
 import signatures
 from bot.config import Config, seconds
 from bot.fetch import FetchError, fetch_job, parse_job_ref
+from bot.jobs import job_report
 from bot.store import Store
 
 log = logging.getLogger("denpex.followups")
@@ -168,12 +169,9 @@ class FollowUps:
                 return Verdict(NOT_YET, str(exc))
             return Verdict(INCONCLUSIVE, str(exc))
         try:
-            sources = (src for lg in fetched.logs for src in signatures.open_path(lg.path, lg.name))
-            rerun = signatures.diagnose_sources(sources, signatures.default_matcher())
+            rerun = job_report(ref, fetched, signatures.default_matcher())
         finally:
             fetched.cleanup()
-        rerun["job"] = {"cluster": ref.cluster, "reference": ref.raw, **fetched.facts.as_dict(),
-                        "summary": fetched.facts.line()}
         return judge(incident.report, rerun, fetched.facts)
 
     def _announce(self, fu: dict, incident, verdict: Verdict, first_check: bool) -> None:

@@ -6,21 +6,27 @@ from typing import Callable
 
 import signatures
 from bot.config import Config
-from bot.fetch import FetchResult, fetch_job, parse_job_ref
+from bot.fetch import FetchResult, JobRef, fetch_job, parse_job_ref
+
+
+def job_report(ref: JobRef, fetched: FetchResult, matcher: signatures.Matcher | None = None,
+               progress: Callable[[int], None] | None = None) -> dict:
+    """Scan fetched logs as one job; the report gains a `job` section (fields may be added to the contract)."""
+    sources = (source for log in fetched.logs for source in signatures.open_path(log.path, log.name))
+    report = signatures.diagnose_sources(sources, matcher, progress)
+    report["job"] = {"cluster": ref.cluster, "kind": ref.kind, "reference": ref.raw, **fetched.facts.as_dict(),
+                     "summary": fetched.facts.line(), "logs": [
+                         {"name": log.name, "bytes": log.size, "original_bytes": log.original_size,
+                          "truncated": log.truncated} for log in fetched.logs], "notes": fetched.notes}
+    return report
 
 
 def diagnose_job(reference: str, config: Config, matcher: signatures.Matcher | None = None,
                  progress: Callable[[int], None] | None = None, *, runner=None, http=None) -> dict:
     """Raises FetchError (with a user-facing message) when the job cannot be fetched."""
     ref = parse_job_ref(reference, config)
-    fetched: FetchResult = fetch_job(ref, config, runner=runner, http=http)
+    fetched = fetch_job(ref, config, runner=runner, http=http)
     try:
-        sources = (source for log in fetched.logs for source in signatures.open_path(log.path, log.name))
-        report = signatures.diagnose_sources(sources, matcher, progress)
+        return job_report(ref, fetched, matcher, progress)
     finally:
         fetched.cleanup()
-    report["job"] = {"cluster": ref.cluster, "kind": ref.kind, "reference": ref.raw, **fetched.facts.as_dict(),
-                     "summary": fetched.facts.line(), "logs": [
-                         {"name": log.name, "bytes": log.size, "original_bytes": log.original_size,
-                          "truncated": log.truncated} for log in fetched.logs], "notes": fetched.notes}
-    return report

@@ -82,18 +82,15 @@ class Responder:
         """Fetch a job's logs from its cluster, then diagnose them like an upload."""
         from bot.fetch import FetchError, fetch_job
 
+        from bot.jobs import job_report
+
         fetched = {}
 
         def scan(progress):
             progress.phase("Fetching logs of")
-            result = fetch_job(ref, self.settings.config)
-            fetched["result"] = result
+            fetched["result"] = fetch_job(ref, self.settings.config)
             progress.phase("Diagnosing")
-            sources = (src for log in result.logs for src in signatures.open_path(log.path, log.name))
-            report = signatures.diagnose_sources(sources, self.matcher, progress)
-            report["job"] = {"cluster": ref.cluster, "kind": ref.kind, "reference": ref.raw,
-                             **result.facts.as_dict(), "summary": result.facts.line(), "notes": result.notes}
-            return report
+            return job_report(ref, fetched["result"], self.matcher, progress)
 
         try:
             self._run(client, target, f"job {ref.raw}", None, scan, f"job:{ref.cluster}/{ref.job_id}", [],
