@@ -282,6 +282,7 @@ class _SourceState:
         self.year: int | None = None
         self.pending: dict[str, Event] = {}          # absence rules waiting for completion
         self.hosts: set[str] = set()                 # hosts this source's lines name
+        self.events: list[Event] = []                # events kept from this source
         self.counts: dict[str, int] = {}             # count rules
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
 
@@ -485,7 +486,7 @@ class _Scan:
             if n == sig.count.ignore_first + sig.count.threshold:
                 event.kind = "count"
                 event.values["count"] = str(n)
-                self._add(event)
+                self._add(event, st)
             elif n > sig.count.ignore_first + sig.count.threshold:
                 key = (sig.id, event.rank)
                 for kept in self.events.get(key, []):
@@ -502,11 +503,11 @@ class _Scan:
                 for e in ordered[1:]:
                     first.values = {**e.values, **first.values}
                 seen[-1] = first
-                self._add(first)
+                self._add(first, st)
             return
-        self._add(event)
+        self._add(event, st)
 
-    def _add(self, event: Event) -> None:
+    def _add(self, event: Event, st: _SourceState) -> None:
         key = (event.sig_id, event.rank)
         self.counts[key] = self.counts.get(key, 0) + 1
         kept = self.events.setdefault(key, [])
@@ -514,6 +515,7 @@ class _Scan:
             self.seq += 1
             event.seq = self.seq
             kept.append(event)
+            st.events.append(event)
 
     def _errorlike(self, st: _SourceState, cp: _Compiled, text: str, line_no: int, prefix) -> None:
         rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
@@ -558,13 +560,12 @@ class _Scan:
     def _finish_source(self, st: _SourceState) -> None:
         for event in st.pending.values():
             event.values.setdefault("status", "started, never completed")
-            self._add(event)
+            self._add(event, st)
         if len(st.hosts) == 1:  # a per-rank or per-node file: its lines all ran on that host
             (host,) = st.hosts
-            for kept in self.events.values():
-                for event in kept:
-                    if event.source_index == st.index and event.host is None:
-                        event.host = host
+            for event in st.events:
+                if event.host is None:
+                    event.host = host
 
     # -- context -------------------------------------------------------------
 
