@@ -247,7 +247,10 @@ class _Reader:
     def __iter__(self):
         """Yield (buffer, n, newlines): buffer[:n] holds whole lines."""
         head = self.source.head
-        bufs = [bytearray(BLOCK + MAX_LINE), bytearray(BLOCK + MAX_LINE)]
+        size = BLOCK + MAX_LINE
+        if self.source.size is not None:  # a small file needs small buffers (one more byte tells EOF)
+            size = min(size, max(self.source.size + 1, len(head) + 1, 1 << 16))
+        bufs = [bytearray(size), bytearray(size)]
         cur = 0
         bufs[cur][:len(head)] = head
         with ThreadPoolExecutor(max_workers=1) as pool:
