@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SETS = {
     "dev": ROOT / "tests" / "realworld" / "dev",
     "holdout": ROOT / "tests" / "realworld" / "holdout",
+    "blind_c1": ROOT / "tests" / "realworld" / "blind_c1",
+    "blind_c2": ROOT / "tests" / "realworld" / "blind_c2",
 }
 
 

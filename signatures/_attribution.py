@@ -164,6 +164,12 @@ def _finding(scan: ScanResult, sig: Signature, event: Event, same_sig: list[Even
         named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
         if len(named) == 1:
             rank = named.pop()
+        else:
+            # else the launcher's summary, as evidence: exactly one worker that failed on its own (not SIGTERMed)
+            failed = {e.rank for e in launcher if e.rank is not None
+                      and e.values.get("exitcode", "") not in ("", "0", "-15", "143")}
+            if len(failed) == 1:
+                rank = failed.pop()
     if sig.scope == "job":
         rank = None
     elif sig.blame == "peer":

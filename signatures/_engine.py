@@ -286,6 +286,8 @@ class _SourceState:
         self.pending: dict[str, Event] = {}          # absence rules waiting for completion
         self.hosts: set[str] = set()                 # hosts this source's lines name
         self.events: list[Event] = []                # events kept from this source
+        self.completed: dict[str, int] = {}          # absence operations seen completing in this source
+        self.last_error_line = 0                     # the last error-like line of this source
         self.counts: dict[str, int] = {}             # count rules
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
 
@@ -524,10 +526,13 @@ class _Scan:
         rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
         kept = self.errorlike.get(rank, [])
         if len(kept) >= ERRORLIKE_PER_RANK or (rank not in self.errorlike and len(self.errorlike) >= ERRORLIKE_RANKS):
+            if cp.regex.search(text) and not _BENIGN.search(text):
+                st.last_error_line = max(st.last_error_line, line_no)
             return
         if any(e.line == line_no and e.source == st.source.name for e in kept):
             return
         if cp.regex.search(text) and not _BENIGN.search(text):
+            st.last_error_line = max(st.last_error_line, line_no)
             kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
             self.errorlike[rank] = kept
 
@@ -559,9 +564,18 @@ class _Scan:
                 del st.pending[sig_id]
                 if found[0]:
                     self.completed[sig_id] = self.completed.get(sig_id, 0) + 1
+                    st.completed[sig_id] = st.completed.get(sig_id, 0) + 1
 
     def _finish_source(self, st: _SourceState) -> None:
-        for event in st.pending.values():
+        for sig_id, event in st.pending.items():
+            # An operation missing its completion means something only when this log shows such operations
+            # completing, or when errors follow the start (timeouts, teardown): an excerpt that merely ends
+            # on a "Saving checkpoint" line is not a hang.
+            completed_before = st.completed.get(sig_id, 0) > 0
+            trouble_after = st.last_error_line > event.line or any(
+                e.line > event.line and self.m.runtime[e.sig_id].sig.role != "root" for e in st.events)
+            if not (completed_before or trouble_after):
+                continue
             event.values.setdefault("status", "started, never completed")
             self._add(event, st)
         if len(st.hosts) == 1:  # a per-rank or per-node file: its lines all ran on that host

@@ -111,3 +111,21 @@ def test_healthy_log_gives_nothing(rules_matcher):
         [rank0]: done
     """))
     assert report["diagnoses"] == [] and report["unrecognised"] == []
+
+
+def test_the_launcher_names_the_rank_when_the_error_line_does_not(rules_matcher):
+    report = run(rules_matcher, ("job.log", """
+        BoomError: no rank on this line
+        E1130 13:10:11.000000 4242 api.py:869] failed (exitcode: 1) local_rank: 2 (pid: 4253) of binary: /usr/bin/python3
+    """))
+    assert top(report)["initiating_rank"] is None  # the fixture library has no launcher signature
+
+    from signatures import default_matcher
+
+    report = run(default_matcher(), ("job.log", """
+        ImportError: /env/lib/python3.11/site-packages/flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi
+        E1130 13:10:11.000000 4242 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 2 (pid: 4253) of binary: /usr/bin/python3
+        W1130 13:10:11.000000 4242 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4252 closing signal SIGTERM
+    """))
+    assert top(report)["class"] == "dependency_abi_mismatch"
+    assert top(report)["initiating_rank"] == 2

@@ -9,8 +9,12 @@ from bot.followups import BACK, GONE, INCONCLUSIVE, NOT_YET, durations, judge, r
 from signatures._sources import source_from_bytes
 
 OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
-HANG = ("[2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001]\n"
-        "[2026-11-30 12:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n")
+SAVED = ("[2026-11-30 11:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n"
+         "[2026-11-30 11:00:09,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step500 "
+         "is ready now!\n")
+# a save that starts and never completes, in a log where saves are seen completing
+HANG = SAVED + ("[2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001]\n"
+                "[2026-11-30 12:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n")
 
 
 def report(text: str, elapsed: str | None = None) -> dict:
@@ -39,7 +43,7 @@ def test_a_hang_is_only_cleared_by_a_completed_save():
     assert judge(original, long_running, JobFacts("2", state="RUNNING", elapsed="05:00:00")).verdict == NOT_YET
     saved = report(HANG + "[2026-11-30 12:05:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] "
                           "Checkpoint global_step1000 is ready now!\nstep=1001 loss 1.0\n")
-    assert saved["stats"]["completed"] == {"checkpoint.save_never_completed": 1}
+    assert saved["stats"]["completed"] == {"checkpoint.save_never_completed": 2}
     assert judge(original, saved, JobFacts("2", state="RUNNING", elapsed="00:06:00")).verdict == GONE
     assert judge(original, report(HANG), JobFacts("2", state="RUNNING")).verdict == BACK
 

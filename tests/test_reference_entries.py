@@ -6,14 +6,27 @@ from helpers import run, top
 
 
 def test_deepspeed_decoupled_checkpoint_engine_hang(matcher):
-    """A save starts; no completion and no progress follow; the log stops inside it."""
+    """Saves in this log complete ("is ready now!"); the last one starts and never does: the log stops inside it."""
     d = top(run(matcher, ("train.log", """
+        [2026-11-30 11:00:01,000] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step500 is about to be saved!
+        [2026-11-30 11:00:09,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step500 is ready now!
         [2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001], mom=[(0.9, 0.95)]
         [2026-11-30 12:00:01,000] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step1000 is about to be saved!
         [2026-11-30 12:00:01,100] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving model checkpoint: /ckpt/global_step1000/mp_rank_00_model_states.pt
     """)))
     assert d["class"] == "checkpoint_writer_hang"
-    assert d["first_seen"]["line"] == 2
+    assert d["first_seen"]["line"] == 4
+    assert d["values"]["what"] == "global_step1000"
+
+
+def test_an_excerpt_that_merely_ends_on_a_save_is_not_a_hang(matcher):
+    """Nothing says saves complete in this stack's log, and nothing went wrong after: no evidence of a hang."""
+    report = run(matcher, ("train.log", """
+        {'loss': 0.4312, 'learning_rate': 3e-05, 'epoch': 1.2}
+         40%|####      | 2000/5000 [20:01<30:03,  2.50it/s]
+        [INFO|trainer.py:3984] 2026-12-02 10:20:01,000 >> Saving model checkpoint to out/checkpoint-2000
+    """))
+    assert report["diagnoses"] == []
 
 
 def test_a_save_that_completes_is_not_a_hang(matcher):

@@ -5,6 +5,8 @@ from helpers import run, top
 
 def test_absence_fires_when_the_log_stops_inside_a_save(rules_matcher):
     report = run(rules_matcher, ("train.log", """
+        Saving checkpoint at step 1
+        Checkpoint saved
         step 1 loss 0.9
         step 2 loss 0.8
         Saving checkpoint at step 2
@@ -12,8 +14,29 @@ def test_absence_fires_when_the_log_stops_inside_a_save(rules_matcher):
     d = top(report)
     assert d["signature"] == "test.save_hang"
     assert d["values"]["step"] == "2"
-    assert d["first_seen"]["line"] == 3
+    assert d["first_seen"]["line"] == 5
     assert d["initiating_rank"] is None  # scope = job
+
+
+def test_absence_fires_when_trouble_follows_the_start(rules_matcher):
+    report = run(rules_matcher, ("train.log", """
+        step 2 loss 0.8
+        Saving checkpoint at step 2
+        [rank1]: collective timed out after 1800000 ms
+    """))
+    d = top(report)
+    assert d["signature"] == "test.save_hang"
+    assert d["collateral"][0]["signature"] == "test.timeout"
+
+
+def test_absence_needs_evidence_beyond_the_log_ending(rules_matcher):
+    """A log that merely ends on a start line (a pasted excerpt, a job still running) is not a hang."""
+    report = run(rules_matcher, ("train.log", """
+        step 1 loss 0.9
+        step 2 loss 0.8
+        Saving checkpoint at step 2
+    """))
+    assert report["diagnoses"] == []
 
 
 def test_absence_cleared_by_completion(rules_matcher):
@@ -39,7 +62,7 @@ def test_absence_only_the_last_save_counts(rules_matcher):
         step 3 loss 0.7
         Saving checkpoint at step 4
     """))
-    assert top(report)["values"]["step"] == "4"
+    assert top(report)["values"]["step"] == "4"  # the completed save at step 2 makes the missing one meaningful
 
 
 def test_absence_dropped_when_an_explicit_failure_follows(rules_matcher):
