@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -84,26 +85,32 @@ class Store:
         return int(row[0]) if row else 0
 
     def _migrate(self) -> None:
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                if "meta" not in self.db.table_names():
-                    self.db["meta"].create({"key": str, "value": str}, pk="key")
-                version = self.schema_version
-                if version > len(MIGRATIONS):
-                    raise RuntimeError(f"{self.path}: schema version {version} is newer than this denpex "
-                                       f"({len(MIGRATIONS)}); upgrade denpex")
-                for step in MIGRATIONS[version:]:
-                    step(self.db)
-                self.db["meta"].upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            if "meta" not in self.db.table_names():
+                self.db["meta"].create({"key": str, "value": str}, pk="key")
+            version = self.schema_version
+            if version > len(MIGRATIONS):
+                raise RuntimeError(f"{self.path}: schema version {version} is newer than this denpex "
+                                   f"({len(MIGRATIONS)}); upgrade denpex")
+            for step in MIGRATIONS[version:]:
+                step(self.db)
+            self.db["meta"].upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
 
     def ping(self) -> bool:
         with self._lock:
             return self.db.execute("SELECT 1").fetchone() == (1,)
+
+    @contextmanager
+    def _transaction(self):
+        """One writer at a time across threads and processes; everything inside commits or nothing does."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
 
     # -- dedupe ---------------------------------------------------------------
 
@@ -119,22 +126,15 @@ class Store:
                       report: dict, opened_by: str | None, job: str | None = None) -> int:
         top = report["diagnoses"][0] if report.get("diagnoses") else {}
         status = "open" if top else ("unrecognised" if report.get("unrecognised") else "healthy")
-        with self._lock:
-            row = {"channel": channel, "message_ts": message_ts, "thread_ts": thread_ts, "source": source,
-                   "fingerprint": fingerprint, "signature": top.get("signature"), "class": top.get("class"),
-                   "initiating_rank": top.get("initiating_rank"), "status": status,
-                   "report": json.dumps(report), "opened_by": opened_by, "opened_at": now(), "updated_at": now(),
-                   "job": job}
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                incident_id = self.db["incidents"].insert(row).last_pk
-                self.db["diagnoses"].insert({"incident_id": incident_id, "kind": "initial", "job": job,
-                                             "report": row["report"], "at": row["opened_at"]})
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-            return incident_id
+        row = {"channel": channel, "message_ts": message_ts, "thread_ts": thread_ts, "source": source,
+               "fingerprint": fingerprint, "signature": top.get("signature"), "class": top.get("class"),
+               "initiating_rank": top.get("initiating_rank"), "status": status, "report": json.dumps(report),
+               "opened_by": opened_by, "opened_at": now(), "updated_at": now(), "job": job}
+        with self._transaction():
+            incident_id = self.db["incidents"].insert(row).last_pk
+            self.db["diagnoses"].insert({"incident_id": incident_id, "kind": "initial", "job": job,
+                                         "report": row["report"], "at": row["opened_at"]})
+        return incident_id
 
     def find_incident(self, fingerprint: str) -> Incident | None:
         """The incident already opened for the same job or the same content, if any."""
@@ -155,20 +155,14 @@ class Store:
 
     def schedule_followup(self, incident_id: int, job: str, user: str, note: str, first_at: float,
                           interval_s: float, window_end: float) -> int:
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                fid = self.db["followups"].insert({
-                    "incident_id": incident_id, "job": job, "requested_by": user, "note": note,
-                    "status": "scheduled", "verdict": None, "detail": None, "next_at": first_at,
-                    "interval_s": interval_s, "window_end": window_end, "checks": 0, "lease_owner": None,
-                    "lease_until": None, "created_at": now(), "updated_at": now()}).last_pk
-                self.db.execute("UPDATE incidents SET status = 'fix_applied', updated_at = ? WHERE id = ?",
-                                [now(), incident_id])
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            fid = self.db["followups"].insert({
+                "incident_id": incident_id, "job": job, "requested_by": user, "note": note,
+                "status": "scheduled", "verdict": None, "detail": None, "next_at": first_at,
+                "interval_s": interval_s, "window_end": window_end, "checks": 0, "lease_owner": None,
+                "lease_until": None, "created_at": now(), "updated_at": now()}).last_pk
+            self.db.execute("UPDATE incidents SET status = 'fix_applied', updated_at = ? WHERE id = ?",
+                            [now(), incident_id])
             return fid
 
     def due_followups(self, at: float) -> list[int]:
@@ -195,32 +189,25 @@ class Store:
                      next_at: float | None) -> bool:
         """Commit a check's outcome (before anyone announces it). `next_at` None ends the follow-up.
         Returns False when the lease was lost (another process took over): the caller must not announce."""
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                fu = self.db.execute("SELECT incident_id, job, lease_owner FROM followups WHERE id = ?",
-                                     [followup_id]).fetchone()
-                if fu is None or fu[2] != owner:
-                    self.db.execute("ROLLBACK")
-                    return False
-                done = next_at is None
-                self.db.execute(
-                    "UPDATE followups SET status = ?, verdict = ?, detail = ?, next_at = coalesce(?, next_at), "
-                    "checks = checks + 1, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?",
-                    ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id])
-                if report is not None:
-                    self.db["diagnoses"].insert({"incident_id": fu[0], "kind": "followup", "job": fu[1],
-                                                 "verdict": verdict, "report": json.dumps(report), "at": now()})
-                if done:
-                    status = {"gone": "resolved", "back": "recurred"}.get(verdict, "inconclusive")
-                    self.db.execute("UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
-                                    "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
-                                    [status, now(), status, now(), fu[0]])
-                self.db.execute("COMMIT")
-                return True
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            fu = self.db.execute("SELECT incident_id, job, lease_owner FROM followups WHERE id = ?",
+                                 [followup_id]).fetchone()
+            if fu is None or fu[2] != owner:
+                return False  # the lease was lost: nothing written
+            done = next_at is None
+            self.db.execute(
+                "UPDATE followups SET status = ?, verdict = ?, detail = ?, next_at = coalesce(?, next_at), "
+                "checks = checks + 1, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?",
+                ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id])
+            if report is not None:
+                self.db["diagnoses"].insert({"incident_id": fu[0], "kind": "followup", "job": fu[1],
+                                             "verdict": verdict, "report": json.dumps(report), "at": now()})
+            if done:
+                status = {"gone": "resolved", "back": "recurred"}.get(verdict, "inconclusive")
+                self.db.execute("UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
+                                "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
+                                [status, now(), status, now(), fu[0]])
+            return True
 
     def incident(self, incident_id: int) -> Incident | None:
         with self._lock:
@@ -233,35 +220,23 @@ class Store:
 
     def record_action(self, incident_id: int, user_id: str, action: str, value: str = "",
                       status: str | None = None) -> None:
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                self.db["actions"].insert({"incident_id": incident_id, "user_id": user_id, "action": action,
-                                           "value": value, "at": now()})
-                if status:
-                    self.db.execute("UPDATE incidents SET status = ?, updated_at = ? WHERE id = ?",
-                                    [status, now(), incident_id])
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            self.db["actions"].insert({"incident_id": incident_id, "user_id": user_id, "action": action,
+                                       "value": value, "at": now()})
+            if status:
+                self.db.execute("UPDATE incidents SET status = ?, updated_at = ? WHERE id = ?",
+                                [status, now(), incident_id])
 
     def actions(self, incident_id: int) -> list[dict]:
         with self._lock:
             return list(self.db["actions"].rows_where("incident_id = ?", [incident_id], order_by="id"))
 
     def set_checklist(self, incident_id: int, checked_items: set[int], item_count: int, user_id: str) -> None:
-        with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                for item in range(item_count):
-                    self.db["checklist"].upsert({"incident_id": incident_id, "item": item,
-                                                 "checked": int(item in checked_items), "user_id": user_id,
-                                                 "at": now()}, pk=("incident_id", "item"))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            for item in range(item_count):
+                self.db["checklist"].upsert({"incident_id": incident_id, "item": item,
+                                             "checked": int(item in checked_items), "user_id": user_id,
+                                             "at": now()}, pk=("incident_id", "item"))
 
     def checklist(self, incident_id: int) -> set[int]:
         with self._lock:

@@ -179,3 +179,19 @@ def test_form_body_with_the_word_payload_is_kept():
     action = BoltRequest(body="payload=" + '{"type":"block_actions"}',
                          headers={"content-type": ["application/x-www-form-urlencoded"]})
     assert repair_form_body(action).body["type"] == "block_actions"
+
+
+def test_a_lost_lease_writes_nothing_and_says_so(tmp_path):
+    import time as _time
+
+    store = Store(tmp_path / "d.db")
+    report = _report(CORPUS / "001_python_exception_other.log")
+    iid = store.open_incident("C1", "1.000", None, "x.log", "job:local/1", report, "U1", job="local/1")
+    fid = store.schedule_followup(iid, "local/2", "U1", "", _time.time() - 1, 60, _time.time() + 600)
+    assert store.claim_followup(fid, "a", _time.time(), 0.01)
+    _time.sleep(0.05)                      # a's lease runs out; b takes the check over
+    assert store.claim_followup(fid, "b", _time.time(), 60)
+    assert store.record_check(fid, "a", "gone", "late", None, None) is False
+    assert store.followup(fid)["status"] == "scheduled"
+    assert store.record_check(fid, "b", "gone", "ok", None, None) is True
+    assert store.followup(fid)["status"] == "done" and store.incident(iid).status == "resolved"
