@@ -61,7 +61,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
     followups.on_final = lambda incident_id: responder.refresh(app.client, incident_id)
 
     @app.command("/denpex")
-    def on_command(ack, body, client, respond):
+    def on_command(ack, body, client):
         text = (body.get("text") or "").strip()
         verb, _, rest = text.partition(" ")
         verb = verb.lower()

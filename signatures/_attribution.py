@@ -29,7 +29,6 @@ from ._schema import Signature
 FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
 BURST_SECONDS = 60.0
-EVIDENCE_PER_SIGNATURE = 5
 MAX_EXTRA_DIAGNOSES = 4
 FATAL_SIGNALS = {"-9", "-6", "-7", "-11", "137", "134", "135", "139", "SIGKILL", "SIGABRT", "SIGBUS", "SIGSEGV"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ._attribution import _drop_fallbacks, attribute
+from ._attribution import _drop_fallbacks
 from ._engine import Matcher
 from ._library import Library
 from ._schema import Case, Signature
@@ -61,10 +61,3 @@ def run_cases(library: Library, ids: list[str] | None = None, matcher: Matcher |
         for index, case in enumerate(sig.cases):
             results.append(run_case(matcher, sig, index, case))
     return results
-
-
-def diagnose_case(matcher: Matcher, sig: Signature, case: Case) -> list:
-    """The attributed findings for a case log, for ranking checks."""
-    scan = matcher.scan([source_from_bytes(sig.id, case_log(case))])
-    findings, _ = attribute(scan, matcher.library)
-    return findings
