@@ -240,9 +240,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.followups.start()  # re-checks after "Fix applied"; overdue ones run now
     try:
         if args.http:
-            serve_http(app, store, args.host, args.port)
+            serve_http(app, store, args.host, args.port, on_stop=app.followups.stop)
         else:
-            serve_socket_mode(app, store, settings.app_token, args.health_port)
+            serve_socket_mode(app, store, settings.app_token, args.health_port, on_stop=app.followups.stop)
     finally:
         app.followups.stop()
     return EXIT_OK

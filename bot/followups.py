@@ -128,7 +128,8 @@ class FollowUps:
         self.scheduler.start()
 
     def stop(self) -> None:
-        if self.scheduler:
+        """Stop ticking (idempotent): called first on SIGTERM, so no check starts during shutdown."""
+        if self.scheduler and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
 
     def tick(self) -> None:

@@ -6,6 +6,8 @@ import json
 import logging
 import signal
 import threading
+import time
+from collections.abc import Callable
 from urllib.parse import parse_qsl
 
 from slack_bolt import App, BoltRequest, BoltResponse
@@ -20,6 +22,8 @@ log = logging.getLogger("denpex.bot")
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+LOOP_SECONDS = 0.25  # how soon a signal is noticed
+DRAIN_SECONDS = 8.0  # in-flight requests get this long after SIGTERM (Kubernetes grants 30 s by default)
 
 
 def repair_form_body(request: BoltRequest) -> BoltRequest:
@@ -70,21 +74,44 @@ def health_response(store: Store, start_response, extra: dict | None = None):
     return [body]
 
 
-def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8) -> None:
+def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
+               on_stop: Callable[[], None] = lambda: None) -> None:
+    """Serve until SIGTERM/SIGINT, then shut down in a bounded time: `on_stop` first (no new background
+    work), stop accepting, let requests already in flight get their answer (Slack retries an event it
+    never got a 200 for), then drop idle keep-alive connections, which waitress alone would hold open."""
     from waitress import create_server
 
     server = create_server(Handler(app, store), host=host, port=port, threads=threads, ident="denpex",
                            max_request_body_size=10 << 20)
-    _stop_on_signals(server.close)
+    stopping = threading.Event()
+    _stop_on_signals(stopping.set)
     log.info("denpex listening on http://%s:%s%s (health: %s)", host, server.effective_port, EVENTS_PATH, HEALTH_PATH)
     print(f"denpex: serving Slack events on http://{host}:{server.effective_port}{EVENTS_PATH}", flush=True)
-    try:
-        server.run()
-    except OSError:  # closed by a signal
-        pass
+    channels = server._map  # waitress's socket map: the listener, its trigger and one channel per connection
+    while not stopping.is_set():
+        server.asyncore.loop(timeout=LOOP_SECONDS, map=channels, count=1)
+    on_stop()
+    server.del_channel()  # stop accepting; the trigger stays so finishing tasks can still wake the loop
+    server.socket.close()
+    deadline = time.monotonic() + DRAIN_SECONDS
+    while _in_flight(server) and time.monotonic() < deadline:
+        server.asyncore.loop(timeout=0.05, map=channels, count=1)
+    if _in_flight(server):
+        log.warning("shutting down with %d request(s) unanswered after %ss", _in_flight(server), DRAIN_SECONDS)
+    for channel in list(channels.values()):
+        channel.close()
+    server.task_dispatcher.shutdown(timeout=1)
+    log.info("stopped")
 
 
-def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int | None) -> None:
+def _in_flight(server) -> int:
+    """Connections with a request being handled or an answer not yet sent."""
+    return sum(1 for ch in server._map.values()
+               if getattr(ch, "requests", None) or getattr(ch, "total_outbufs_len", 0))
+
+
+def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int | None,
+                      on_stop: Callable[[], None] = lambda: None) -> None:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     handler = SocketModeHandler(app, app_token)
@@ -95,6 +122,7 @@ def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int |
     handler.connect()
     print("denpex: connected to Slack in Socket Mode", flush=True)
     done.wait()
+    on_stop()
     handler.close()
 
 

@@ -145,6 +145,21 @@ def test_healthz_and_url_verification(bot, driver):
     assert "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" in resp.text
 
 
+def test_sigterm_stops_promptly_with_a_keep_alive_connection_open(bot):
+    """Kubernetes sends SIGTERM, then SIGKILL after its grace period: an idle keep-alive connection
+    (Slack's, a load balancer's) must not hold the process open, and no follow-up tick runs meanwhile."""
+    with httpx.Client() as client:  # keeps its connection open after the answer
+        assert client.get(f"http://127.0.0.1:{bot.port}/healthz").status_code == 200
+        started = time.monotonic()
+        bot.proc.send_signal(signal.SIGTERM)
+        assert bot.proc.wait(10) == 0
+        assert time.monotonic() - started < 3
+    log_text = bot.output()
+    assert "stopped" in log_text
+    after = log_text[log_text.index("shutting down"):]
+    assert "Running job" not in after  # the follow-up ticker stopped first
+
+
 @pytest.mark.parametrize("env,missing", [
     ({"SLACK_BOT_TOKEN": ""}, "SLACK_BOT_TOKEN"),
     ({"SLACK_SIGNING_SECRET": ""}, "SLACK_SIGNING_SECRET"),
