@@ -22,6 +22,7 @@ from ._library import Library
 from ._lines import parse_prefix, strip_ansi, year_of
 from ._schema import Pattern, Signature, compile_regex
 from ._sources import InputError, Source, looks_binary
+from . import _trend
 
 BLOCK = 8 << 20          # bytes read and scanned at a time
 MAX_LINE = 1 << 20       # room for the partial line carried into the next block
@@ -61,7 +62,7 @@ _NEW_RECORD = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNIN
 @dataclass
 class Event:
     sig_id: str
-    kind: str                 # "line", "absence" or "count"
+    kind: str                 # "line", "absence", "count" or "trend"
     source: str
     source_index: int
     line: int
@@ -189,13 +190,19 @@ class Matcher:
         self.library = library
         self.runtime = {s.id: _SigRuntime(s) for s in library.signatures if s.status != "deprecated"}
         entries: list[tuple[str, Pattern, Signature | None, int]] = []
+        trend: list[tuple[str, Pattern, Signature | None, int]] = []  # loss lines: sampled, in their own database
         for rt in self.runtime.values():
             sig = rt.sig
             if sig.absence is not None:
                 entries += [("start", p, sig, i) for i, p in enumerate(sig.absence.start)]
-            entries += [("match", p, sig, i) for i, p in enumerate(sig.patterns)]
+            if sig.trend is not None:
+                trend += [("trend", p, sig, i) for i, p in enumerate(sig.patterns)]
+            else:
+                entries += [("match", p, sig, i) for i, p in enumerate(sig.patterns)]
         entries += [("errorlike", Pattern(literal=lit, regex=rx), None, 0) for lit, rx in _ERRORLIKE]
         self.db, self.by_literal = _build_db(entries)
+        self.trend_db, by_literal = _build_db(trend) if trend else (None, {})
+        self.trend_patterns = list({id(c): c for cs in by_literal.values() for c in cs}.values())
 
     def scan(self, sources: Iterable[Source], progress: Callable[[int], None] | None = None) -> ScanResult:
         scan = _Scan(self, progress)
@@ -231,21 +238,27 @@ class _Reader:
                 pos += got
         return pos
 
-    def _fill(self, buf: bytearray, start: int) -> tuple[int, int, int]:
-        """Read into buf after `start` carried bytes; return (filled, cut, newlines in buf[:cut]).
+    def _fill(self, buf: bytearray, start: int) -> tuple[int, int, list[int]]:
+        """Read into buf after `start` carried bytes; return (filled, cut, marks).
 
-        Runs in the reader thread: counting newlines here overlaps with the
-        Hyperscan scan of the other buffer, which releases the GIL.
+        marks[i] counts the newlines in buf[:i * width] for the trend sampler's windows (see
+        _trend.windows), and marks[-1] those in buf[:cut]. Runs in the reader thread: counting
+        newlines here overlaps with the Hyperscan scan of the other buffer, which releases the GIL.
         """
         filled = self._read(buf, start)
         eof = filled < len(buf)
         cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
         if cut == 0:
             cut = filled  # one line longer than the buffer: hand it over in pieces
-        return filled, cut, buf.count(b"\n", 0, cut)
+        width = _trend.windows(cut)[0]
+        marks, total = [0], 0
+        for lo in range(0, cut, width):
+            total += buf.count(b"\n", lo, min(lo + width, cut))
+            marks.append(total)
+        return filled, cut, marks
 
     def __iter__(self):
-        """Yield (buffer, n, newlines): buffer[:n] holds whole lines."""
+        """Yield (buffer, n, marks): buffer[:n] holds whole lines; marks[-1] is how many (see _fill)."""
         head = self.source.head
         size = BLOCK + MAX_LINE
         if self.source.size is not None:  # a small file needs small buffers (one more byte tells EOF)
@@ -254,7 +267,7 @@ class _Reader:
         cur = 0
         bufs[cur][:len(head)] = head
         with ThreadPoolExecutor(max_workers=1) as pool:
-            filled, cut, newlines = self._fill(bufs[cur], len(head))
+            filled, cut, marks = self._fill(bufs[cur], len(head))
             self.on_bytes(filled)
             while filled:
                 buf = bufs[cur]
@@ -263,10 +276,10 @@ class _Reader:
                 nxt[:carry] = buf[cut:filled]
                 eof = filled < len(buf)
                 future = None if eof else pool.submit(self._fill, nxt, carry)
-                yield buf, cut, newlines
+                yield buf, cut, marks
                 if future is None:
                     return
-                filled, cut, newlines = future.result()
+                filled, cut, marks = future.result()
                 self.on_bytes(filled - carry)
                 cur = 1 - cur
 
@@ -290,6 +303,7 @@ class _SourceState:
         self.last_error_line = 0                     # the last error-like line of this source
         self.counts: dict[str, int] = {}             # count rules
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
+        self.series: dict[tuple[str, int | None, str], _trend.Series] = {}  # trend rules
 
 
 class _Scan:
@@ -324,14 +338,16 @@ class _Scan:
         line_base = 1
         first = True
         last_byte = 0x0A
-        for data, n, newlines in _Reader(source, self._count_bytes):
+        for data, n, marks in _Reader(source, self._count_bytes):
             if not n:
                 continue
             if first:
                 self._sample_head(st, data, n)
                 first = False
             self._scan_block(st, data, n, line_base, tail)
-            line_base += newlines
+            if self.m.trend_db is not None:
+                self._scan_trend(st, data, n, line_base, marks)
+            line_base += marks[-1]
             tail = bytes(data[max(0, n - TAIL):n])
             last_byte = data[n - 1]
         if last_byte != 0x0A:
@@ -536,6 +552,79 @@ class _Scan:
             kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
             self.errorlike[rank] = kept
 
+    # -- trend rules ---------------------------------------------------------
+
+    def _scan_trend(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, marks: list[int]) -> None:
+        """Sample the block's trend lines (see _trend) into per-rank, per-name series."""
+        width, per_window = _trend.windows(n_bytes)
+        with memoryview(data) as view:
+            for w, lo in enumerate(range(0, n_bytes, width)):
+                hi = min(lo + width, n_bytes)
+                got: list[int] = []
+
+                def on_hit(_lid: int, _s: int, end: int, _f: int, _c: object, got=got) -> bool:
+                    got.append(end)
+                    return len(got) >= per_window
+
+                try:
+                    self.m.trend_db.scan(view[lo:hi], on_hit)
+                except hyperscan.ScanTerminated:
+                    pass
+                if not got:
+                    continue
+                pos, line_no, last_ls = lo, line_base + marks[w], -1
+                for end in got:
+                    ls = max(data.rfind(b"\n", 0, lo + end) + 1, 0)
+                    if ls == last_ls:
+                        continue
+                    if ls < pos:  # the line began in the previous window: it was sampled there, or skipped
+                        continue
+                    last_ls = ls
+                    line_no += data.count(b"\n", pos, ls)
+                    pos = ls
+                    le = data.find(b"\n", lo + end, n_bytes)
+                    raw = bytes(data[ls:le if le >= 0 else n_bytes])
+                    for seg in raw.split(b"\r"):
+                        if seg:
+                            self._trend_line(st, strip_ansi(seg.decode("utf-8", "replace")), line_no)
+
+    def _trend_line(self, st: _SourceState, text: str, line_no: int) -> None:
+        prefix = None
+        for cp in self.m.trend_patterns:
+            sig = cp.sig
+            mt = cp.regex.search(text)
+            if mt is None or self.m.runtime[sig.id].excluded(text):
+                continue
+            groups = mt.groupdict()
+            name = (groups.get("series") or "").lower()
+            value = _trend.parse_value(groups.get("value") or "")
+            if value is None or name in sig.trend.ignore_series:
+                continue
+            if prefix is None:
+                prefix = parse_prefix(text, st.year, with_time=False)  # times only for the lines reported
+            rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
+            series = st.series.setdefault((sig.id, rank, name), _trend.Series())
+            series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], st.last_time,
+                                            prefix.host or st.source.host_hint))
+            return
+
+    def _finish_trends(self, st: _SourceState) -> None:
+        for (sig_id, rank, name), series in st.series.items():
+            sig = self.m.runtime[sig_id].sig
+            found = _trend.diverged(series.points, sig.trend)
+            if found is None:
+                continue
+            up = found.first_up
+            values = _trend.describe(found)
+            if name:
+                values["series"] = name
+            own = parse_prefix(up.text, st.year).time
+            event = Event(sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, own,
+                          own if own is not None else up.time, up.text, values)
+            event.context = [f"{found.low.line}: {found.low.text}"]
+            event.after = [f"{found.last.line}: {found.last.text}"] if found.last is not up else []
+            self._add(event, st)
+
     # -- absence rules -------------------------------------------------------
 
     def _check_pending(self, st: _SourceState, data: bytearray, offset: int, n_bytes: int) -> None:
@@ -567,6 +656,8 @@ class _Scan:
                     st.completed[sig_id] = st.completed.get(sig_id, 0) + 1
 
     def _finish_source(self, st: _SourceState) -> None:
+        if st.series:
+            self._finish_trends(st)
         for sig_id, event in st.pending.items():
             # An operation missing its completion means something only when this log shows such operations
             # completing, or when errors follow the start (timeouts, teardown): an excerpt that merely ends

@@ -6,6 +6,7 @@ import re
 
 from ._library import Library
 from ._schema import Signature
+from ._trend import VALUES as TREND_VALUES
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _GROUP = re.compile(r"\(\?P<([a-z_][a-z0-9_]*)>")
@@ -17,7 +18,8 @@ def _groups(sig: Signature) -> set[str]:
     pats = list(sig.patterns)
     if sig.absence:
         pats += sig.absence.start
-    return {g for p in pats for g in _GROUP.findall(p.regex)} | BUILTIN_VALUES
+    groups = {g for p in pats for g in _GROUP.findall(p.regex)} | BUILTIN_VALUES
+    return groups | TREND_VALUES if sig.trend else groups
 
 
 def lint_signature(sig: Signature, path: str) -> list[str]:

@@ -83,6 +83,21 @@ class Count(_Strict):
     ignore_first: int = Field(0, ge=0)
 
 
+class Trend(_Strict):
+    """Fires when a number the patterns extract (named group `value`) falls during training and then
+    climbs back and stays up: a loss that diverged. Values are kept per rank and per series (the
+    optional named group `series`, e.g. "train" in `train_loss`); series named in `ignore_series`
+    (evaluation losses) are not followed. The event is the first elevated observation."""
+
+    rise: float = Field(3.0, gt=1)             # elevated: at least this many times the lowest value before it
+    min_rise: float = Field(0.5, ge=0)          # ... and at least this much above it
+    sustain: int = Field(3, ge=1)               # consecutive elevated observations
+    min_points: int = Field(6, ge=3)            # observations needed in the series
+    progress: float = Field(1.0, gt=0, le=1)    # the low point is at most this fraction of the first value
+    still_up: float = Field(2.0, ge=1)          # the last observation is still this many times the low point
+    ignore_series: list[str] = Field(default_factory=list)
+
+
 class Case(_Strict):
     """A proof: a log excerpt that must (match) or must not (near_miss) fire."""
 
@@ -112,6 +127,7 @@ class Signature(_Strict):
     exclude: list[Exclude] = Field(default_factory=list)
     absence: Absence | None = None
     count: Count | None = None
+    trend: Trend | None = None
 
     summary: str = Field(min_length=20)
     mechanism: str = Field(min_length=20)
@@ -153,6 +169,12 @@ class Signature(_Strict):
             raise ValueError("an absence signature is defined by its `absence` rule alone; remove `patterns`")
         if self.count is not None and not self.patterns:
             raise ValueError("a `count` rule counts `patterns`; give some")
+        if self.trend is not None:
+            if self.count is not None or self.condition != "any" or not self.patterns:
+                raise ValueError("a `trend` rule follows the values its `patterns` extract; no `count` or 'all'")
+            for p in self.patterns:
+                if "(?P<value>" not in p.regex:
+                    raise ValueError(f"trend pattern {p.regex!r} needs a named group `value`")
         if self.condition == "all" and len(self.patterns) < 2:
             raise ValueError("condition = 'all' needs at least two patterns")
         kinds = {c.kind for c in self.cases}

@@ -1,0 +1,91 @@
+"""Trend rules: a loss that falls, climbs back and stays up is a diverged run; spikes, evaluation
+losses and noise are not. The sampling keeps the cost bounded on logs where every line has a loss."""
+
+import random
+
+import pytest
+
+import signatures
+from signatures import _trend
+from signatures._schema import Trend
+from signatures._sources import source_from_bytes
+
+RULE = Trend(rise=3.0, min_rise=0.5, sustain=3, min_points=6, ignore_series=["val", "eval"])
+
+
+def points(values):
+    return [_trend.Observation(i + 1, v, f"step {i * 10} loss {v}", None, None) for i, v in enumerate(values)]
+
+
+@pytest.mark.parametrize("values,fires", [
+    ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 6.8], True),         # diverged, still up
+    ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 1.3, 1.2], False),   # spike, recovered
+    ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 1.1, 6.5, 1.0, 6.6], False),   # alternating: never sustained
+    ([0.1, 2.0, 2.1, 2.0, 1.9, 1.8, 1.8], False),                  # a tiny first value is not a low
+    ([2.0, 2.5, 3.0, 6.0, 7.0, 8.0, 9.0], False),                  # rose from the start: no progress first
+    ([1.2, 0.3, 0.01, 0.05, 0.06, 0.055, 0.062], False),           # big ratio, tiny absolute climb
+    ([4.0, 3.0, 1.0, 5.0, 5.0], False),                            # too few points
+    ([4.0, -1.0, -2.0, 5.0, 5.0, 5.0, 5.0], False),                # negative values: not a loss we follow
+])
+def test_divergence_rule(values, fires):
+    assert (_trend.diverged(points(values), RULE) is not None) is fires
+
+
+def test_divergence_reports_where_it_bottomed_and_climbed():
+    found = _trend.diverged(points([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 6.8]), RULE)
+    values = _trend.describe(found)
+    assert values["low"] == "1.2" and values["low_at"] == "step 40"
+    assert values["value"] == "6" and values["up_at"] == "step 50"
+    assert values["rise"] == "5.0x" and values["last"] == "6.8" and values["peak"] == "7"
+
+
+def test_series_is_bounded_and_evenly_thinned():
+    series = _trend.Series()
+    for i in range(100_000):
+        series.offer(_trend.Observation(i, float(i), "", None, None))
+    assert len(series.points) < _trend.SERIES_CAP
+    gaps = {b.line - a.line for a, b in zip(series.points, series.points[1:])}
+    assert gaps == {series.stride}  # even spacing over the whole run, first to last
+    assert series.points[0].line == 0 and series.points[-1].line > 90_000
+
+
+def diagnose_text(text: str, matcher) -> dict:
+    return signatures.diagnose_sources([source_from_bytes("train.log", text.encode())], matcher=matcher)
+
+
+def test_per_rank_series_find_the_rank_that_diverged(matcher):
+    lines = []
+    for step in range(1, 41):
+        for rank in range(4):
+            loss = 3.0 / (1 + step / 5)
+            if rank == 2 and step > 25:
+                loss = 9.0 + step / 100
+            lines.append(f"[rank{rank}]: step {step} | loss {loss:.4f} | lr 3e-4")
+    report = diagnose_text("\n".join(lines) + "\n", matcher)
+    top = report["diagnoses"][0]
+    assert top["signature"] == "train.loss_diverged"
+    assert top["initiating_rank"] == 2
+    assert "step 26" in top["summary"]
+
+
+def test_a_healthy_noisy_loss_does_not_fire(matcher):
+    rng = random.Random(7)
+    lines = [f"step {s} loss {2.5 / (1 + s / 300) * rng.uniform(0.7, 1.4):.4f}" for s in range(5000)]
+    report = diagnose_text("\n".join(lines) + "\n", matcher)
+    assert report["diagnoses"] == []
+
+
+def test_a_divergence_deep_in_a_large_log_is_found_by_sampling(matcher, tmp_path):
+    """~40 MB, a loss on every line: the windows sample it and still see the climb near the end."""
+    path = tmp_path / "big.log"
+    with open(path, "w") as fh:
+        for step in range(400_000):
+            loss = 3.0 / (1 + step / 20_000) if step < 360_000 else 7.5
+            fh.write(f"[rank0]: 2026-11-30 12:00:00,000 INFO train: step {step} | loss {loss:.4f} | lr 3e-4 | "
+                     f"grad_norm 0.91 | tokens/s 101000\n")
+    assert path.stat().st_size > 40 << 20
+    report = signatures.diagnose([str(path)], matcher=matcher)
+    top = report["diagnoses"][0]
+    assert top["signature"] == "train.loss_diverged"
+    step = int(top["values"]["up_at"].split()[-1])
+    assert 360_000 <= step < 366_000  # the first sampled elevated step, within a window of the real one
