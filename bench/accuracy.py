@@ -24,6 +24,8 @@ SETS = {
     "holdout": ROOT / "tests" / "realworld" / "holdout",
     "blind_c1": ROOT / "tests" / "realworld" / "blind_c1",
     "blind_c2": ROOT / "tests" / "realworld" / "blind_c2",
+    "blind_c3": ROOT / "tests" / "realworld" / "blind_c3",
+    "blind_c4": ROOT / "tests" / "realworld" / "blind_c4",
 }
 
 

@@ -302,6 +302,7 @@ class _SourceState:
         self.completed: dict[str, int] = {}          # absence operations seen completing in this source
         self.last_error_line = 0                     # the last error-like line of this source
         self.counts: dict[str, int] = {}             # count rules
+        self.count_texts: dict[str, set[str]] = {}   # count rules with distinct = true: lines counted so far
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
         self.series: dict[tuple[str, int | None, str], _trend.Series] = {}  # trend rules
 
@@ -502,6 +503,12 @@ class _Scan:
     def _on_match(self, st: _SourceState, rt: _SigRuntime, cp: _Compiled, event: Event) -> None:
         sig = rt.sig
         if sig.count is not None:
+            if sig.count.distinct:
+                seen = st.count_texts.setdefault(sig.id, set())
+                if event.text in seen:
+                    return
+                if len(seen) <= sig.count.ignore_first + sig.count.threshold:
+                    seen.add(event.text)
             n = st.counts.get(sig.id, 0) + 1
             st.counts[sig.id] = n
             if n == sig.count.ignore_first + sig.count.threshold:
@@ -598,7 +605,8 @@ class _Scan:
             groups = mt.groupdict()
             name = (groups.get("series") or "").lower()
             value = _trend.parse_value(groups.get("value") or "")
-            if value is None or name in sig.trend.ignore_series:
+            if value is None or value <= 0 or name in sig.trend.ignore_series \
+                    or (sig.trend.series and name not in sig.trend.series):
                 continue
             if prefix is None:
                 prefix = parse_prefix(text, st.year, with_time=False)  # times only for the lines reported

@@ -81,6 +81,7 @@ class Count(_Strict):
 
     threshold: int = Field(ge=2)
     ignore_first: int = Field(0, ge=0)
+    distinct: bool = False  # count a line only if its text differs from every line counted before
 
 
 class Trend(_Strict):
@@ -95,6 +96,7 @@ class Trend(_Strict):
     min_points: int = Field(6, ge=3)            # observations needed in the series
     progress: float = Field(1.0, gt=0, le=1)    # the low point is at most this fraction of the first value
     still_up: float = Field(2.0, ge=1)          # the last observation is still this many times the low point
+    series: list[str] = Field(default_factory=list)         # follow only these series names ("" = unnamed)
     ignore_series: list[str] = Field(default_factory=list)
 
 

@@ -80,9 +80,9 @@ class Divergence:
 def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
     """The first sustained climb of the series above its running low, if it never came back down.
 
-    Elevated means >= rise x the lowest value so far and >= min_rise above it. The low must show
-    that training made progress: it is not the first value (a tiny first value is an artefact, and
-    a loss that only ever rose is a different story) and it is <= progress x the first value; and the series must still be up at its end (>= still_up x the low): a spike the
+    Elevated means >= rise x the lowest value so far and >= min_rise above it; the low must be at
+    most `progress` x the first value (1.0: any low, including the first value, since an excerpt
+    often starts at the low, and a loss that explodes from the start has diverged too); and the series must still be up at its end (>= still_up x the low): a spike the
     run recovered from is not a diverged run."""
     if len(points) < rule.min_points or any(p.value < 0 for p in points):
         return None
@@ -92,7 +92,7 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
     while i < len(points):
         p = points[i]
         threshold = max(low.value * rule.rise, low.value + rule.min_rise)
-        if p.value >= threshold and low is not points[0] and low.value <= first * rule.progress:
+        if p.value >= threshold and low.value <= first * rule.progress:
             run = 1
             while i + run < len(points) and points[i + run].value >= threshold:
                 run += 1

@@ -21,8 +21,8 @@ def points(values):
     ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 6.8], True),         # diverged, still up
     ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 1.3, 1.2], False),   # spike, recovered
     ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 1.1, 6.5, 1.0, 6.6], False),   # alternating: never sustained
-    ([0.1, 2.0, 2.1, 2.0, 1.9, 1.8, 1.8], False),                  # a tiny first value is not a low
-    ([2.0, 2.5, 3.0, 6.0, 7.0, 8.0, 9.0], False),                  # rose from the start: no progress first
+    ([2.0, 2.5, 3.0, 6.0, 7.0, 8.0, 9.0], True),                   # exploded from the start (excerpt begins at the low)
+    ([2.0, 1.9, 1.8, 1.8, 1.7, 1.7, 1.6], False),                  # a healthy run
     ([1.2, 0.3, 0.01, 0.05, 0.06, 0.055, 0.062], False),           # big ratio, tiny absolute climb
     ([4.0, 3.0, 1.0, 5.0, 5.0], False),                            # too few points
     ([4.0, -1.0, -2.0, 5.0, 5.0, 5.0, 5.0], False),                # negative values: not a loss we follow
@@ -66,6 +66,14 @@ def test_per_rank_series_find_the_rank_that_diverged(matcher):
     assert top["signature"] == "train.loss_diverged"
     assert top["initiating_rank"] == 2
     assert "step 26" in top["summary"]
+
+
+def test_zero_losses_and_component_losses_are_not_followed(matcher):
+    """A 0.0 printed before any step is not a low; a GAN generator's rising loss is not the training loss."""
+    lines = ["step 0 loss 0.0000"] + [f"step {s} loss {2.0 - s / 100:.4f}" for s in range(1, 10)]
+    lines += [f"[{e}/9] loss_D: {1 / (e + 1):.3f} G loss: {0.5 + e:.3f}" for e in range(9)]
+    report = diagnose_text("\n".join(lines) + "\n", matcher)
+    assert report["diagnoses"] == []
 
 
 def test_a_healthy_noisy_loss_does_not_fire(matcher):
