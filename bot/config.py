@@ -97,6 +97,8 @@ class SlurmCluster(_Optional):
     restd_token_env: str = "SLURM_JWT"
     restd_user: str | None = None
     restd_version: str = "v0.0.38"
+    # a RUNNING job none of whose logs has been written for this long is reported as silent (a hang)
+    silent_after: str = Field("30m", pattern=DURATION)
 
 
 class KubernetesCluster(_Optional):

@@ -72,6 +72,10 @@ def slurm_jobs(tmp_path_factory):
             {python} -c "import os, sys; t = int(os.environ['SLURM_ARRAY_TASK_ID']); print('task', t, 'step 1 loss 1.0');
             sys.exit(0) if t != 1 else (_ for _ in ()).throw(MemoryError())"
             """,
+        "silent": """#!/bin/bash
+            echo "step 1 loss 2.0"
+            sleep 120
+            """,
         "pending": """#!/bin/bash
             #SBATCH --begin=now+1hour
             echo never
@@ -140,6 +144,30 @@ def test_a_python_traceback_job(slurm_jobs, minimal_config):
     assert "shard_00017.jsonl" in json.dumps(top["evidence"])
     assert report["job"]["state"] == "FAILED" and report["job"]["exit_code"] == "1:0"
     assert report["job"]["name"] == "denpex-traceback"
+
+
+def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, tmp_path):
+    job = slurm_jobs["silent"]
+    wait_for_state(job, {"RUNNING"})
+    config = tmp_path / "silent.toml"
+    config.write_text(MINIMAL_CONFIG + 'silent_after = "3s"\n')
+    deadline = time.monotonic() + 60
+    while True:  # the job wrote its one line, then went quiet
+        code, report, err = diagnose_job(job, config)
+        assert code == 0, err
+        if report["diagnoses"] or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    top = report["diagnoses"][0]
+    assert top["class"] == "job_hang_no_progress", top["signature"]
+    assert top["values"]["job_id"] == job and "RUNNING" in top["first_seen"]["text"]
+    assert report["job"]["state"] == "RUNNING"
+    default = tmp_path / "default.toml"
+    default.write_text(MINIMAL_CONFIG)  # silent_after defaults to 30m: a few seconds of quiet is not a hang
+    code, report, err = diagnose_job(job, default)
+    assert code == 0, err
+    assert report["diagnoses"] == [] and report["job"]["state"] == "RUNNING"
+    subprocess.run(["scancel", job], capture_output=True)
 
 
 def test_a_time_limited_job_is_named_as_such(slurm_jobs, minimal_config):

@@ -10,11 +10,13 @@ import glob
 import os
 import re
 import subprocess
+import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from bot.config import SlurmCluster
+from bot.config import SlurmCluster, seconds
 from bot.fetch.base import (Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef, copy_tail_of_file,
                             fair_shares, new_workdir)
 
@@ -73,6 +75,9 @@ def expand_pattern(path: str, job: dict[str, str]) -> str:
         return value.zfill(int(width)) if width and value.isdigit() else value
 
     return _PATTERN.sub(sub, path)
+
+
+STATUS_LOG = "slurm-status.log"
 
 
 def _job_facts(job: dict[str, str], job_id: str) -> JobFacts:
@@ -260,4 +265,34 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
                      "at the start")
     if main.get("JobState") in ("RUNNING", "COMPLETING"):
         notes.append("the job is still running: its logs were read as they stand")
+        if main.get("JobState") == "RUNNING":
+            status = _silence(facts, [path for _, path in existing], seconds(cluster.silent_after), workdir)
+            if status:
+                logs.append(status)
     return FetchResult(ref.cluster, facts, logs, notes, workdir)
+
+
+def _silence(facts: JobFacts, paths: list[Path], silent_after: float, workdir: Path) -> FetchedLog | None:
+    """A status line when a running job's logs have all been quiet for `silent_after` seconds.
+
+    Read by the matcher like any log (the slurm.running_job_silent signature): a job that is RUNNING
+    but has stopped writing is hung, and the answer says so instead of "healthy"."""
+    now = time.time()
+    newest = max(path.stat().st_mtime for path in paths)
+    quiet = now - newest
+    if quiet < silent_after:
+        return None
+    stamp = datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    last = datetime.fromtimestamp(newest, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    where = f" on {','.join(facts.nodes)}" if facts.nodes else ""
+    line = (f"{stamp} denpex: slurm job {facts.job_id} is RUNNING{where} (run time {facts.elapsed or '?'}) but none of "
+            f"its {len(paths)} log file(s) has been written for {_minutes(quiet)} (last write {last})\n")
+    dest = workdir / STATUS_LOG
+    dest.write_text(line)
+    size = len(line.encode())
+    return FetchedLog(STATUS_LOG, dest, size, size, False)
+
+
+def _minutes(secs: float) -> str:
+    minutes = int(secs // 60)
+    return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m{int(secs % 60):02d}s"
