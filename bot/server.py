@@ -94,6 +94,7 @@ def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
     server.del_channel()  # stop accepting; the trigger stays so finishing tasks can still wake the loop
     server.socket.close()
     deadline = time.monotonic() + DRAIN_SECONDS
+    server.asyncore.loop(timeout=0, map=channels, count=1)  # read what already arrived before judging
     while _in_flight(server) and time.monotonic() < deadline:
         server.asyncore.loop(timeout=0.05, map=channels, count=1)
     if _in_flight(server):
@@ -107,7 +108,8 @@ def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
 def _in_flight(server) -> int:
     """Connections with a request being handled or an answer not yet sent."""
     return sum(1 for ch in server._map.values()
-               if getattr(ch, "requests", None) or getattr(ch, "total_outbufs_len", 0))
+               if getattr(ch, "requests", None) or getattr(ch, "request", None) is not None
+               or getattr(ch, "total_outbufs_len", 0))
 
 
 def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int | None,

@@ -55,6 +55,9 @@ _ERRORLIKE = [
 ]
 # a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
 _CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
+# what precedes a message: launcher labels, then a timestamp (ISO, logging, glog)
+_LINE_PREFIX = re.compile(r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
+                          r"(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s*|[IWEF]\d{4} [\d:.]+\s+\d+ \S+\]\s*)?")
 # a line that starts a new log record rather than continuing a message: a timestamp, a glog or level prefix
 _NEW_RECORD = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNING|ERROR|DEBUG)\b|\w[\w.-]*:\d+:\d+ \[\d+\] NCCL)")
 
@@ -250,7 +253,7 @@ class _Reader:
         cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
         if cut == 0:
             cut = filled  # one line longer than the buffer: hand it over in pieces
-        width = _trend.windows(cut)[0]
+        width = _trend.windows(cut, self.source.size)[0]
         marks, total = [0], 0
         for lo in range(0, cut, width):
             total += buf.count(b"\n", lo, min(lo + width, cut))
@@ -505,10 +508,11 @@ class _Scan:
         if sig.count is not None:
             if sig.count.distinct:
                 seen = st.count_texts.setdefault(sig.id, set())
-                if event.text in seen:
+                body = _LINE_PREFIX.sub("", event.text, count=1)  # the same message at another time is a repeat
+                if body in seen:
                     return
                 if len(seen) <= sig.count.ignore_first + sig.count.threshold:
-                    seen.add(event.text)
+                    seen.add(body)
             n = st.counts.get(sig.id, 0) + 1
             st.counts[sig.id] = n
             if n == sig.count.ignore_first + sig.count.threshold:
@@ -563,7 +567,7 @@ class _Scan:
 
     def _scan_trend(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, marks: list[int]) -> None:
         """Sample the block's trend lines (see _trend) into per-rank, per-name series."""
-        width, per_window = _trend.windows(n_bytes)
+        width, per_window = _trend.windows(n_bytes, st.source.size)
         with memoryview(data) as view:
             for w, lo in enumerate(range(0, n_bytes, width)):
                 hi = min(lo + width, n_bytes)
@@ -580,20 +584,24 @@ class _Scan:
                 if not got:
                     continue
                 pos, line_no, last_ls = lo, line_base + marks[w], -1
-                for end in got:
-                    ls = max(data.rfind(b"\n", 0, lo + end) + 1, 0)
-                    if ls == last_ls:
-                        continue
+                for end in sorted(got):
+                    ls = data.rfind(b"\n", 0, lo + end) + 1
                     if ls < pos:  # the line began in the previous window: it was sampled there, or skipped
                         continue
-                    last_ls = ls
+                    le = data.find(b"\n", lo + end, n_bytes)
+                    le = n_bytes if le < 0 else le
+                    # only the \r-segment holding the hit: a progress bar rewritten a million times on one
+                    # "line" costs one segment, not a million
+                    seg_start = max(ls, data.rfind(b"\r", ls, lo + end) + 1)
+                    seg_end = data.find(b"\r", lo + end, le)
+                    seg_end = le if seg_end < 0 else seg_end
+                    if seg_start == last_ls:
+                        continue
+                    last_ls = seg_start
                     line_no += data.count(b"\n", pos, ls)
                     pos = ls
-                    le = data.find(b"\n", lo + end, n_bytes)
-                    raw = bytes(data[ls:le if le >= 0 else n_bytes])
-                    for seg in raw.split(b"\r"):
-                        if seg:
-                            self._trend_line(st, strip_ansi(seg.decode("utf-8", "replace")), line_no)
+                    text = strip_ansi(bytes(data[seg_start:seg_end]).decode("utf-8", "replace"))
+                    self._trend_line(st, text, line_no)
 
     def _trend_line(self, st: _SourceState, text: str, line_no: int) -> None:
         prefix = None
@@ -605,30 +613,29 @@ class _Scan:
             groups = mt.groupdict()
             name = (groups.get("series") or "").lower()
             value = _trend.parse_value(groups.get("value") or "")
-            if value is None or value <= 0 or name in sig.trend.ignore_series \
+            if value is None or value == 0 or name in sig.trend.ignore_series \
                     or (sig.trend.series and name not in sig.trend.series):
                 continue
             if prefix is None:
-                prefix = parse_prefix(text, st.year, with_time=False)  # times only for the lines reported
+                prefix = parse_prefix(text, st.year)
             rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
             series = st.series.setdefault((sig.id, rank, name), _trend.Series())
-            series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], st.last_time,
-                                            prefix.host or st.source.host_hint))
+            series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], prefix.time,
+                                            prefix.host or st.source.host_hint, _trend.step_of(text)))
             return
 
     def _finish_trends(self, st: _SourceState) -> None:
         for (sig_id, rank, name), series in st.series.items():
             sig = self.m.runtime[sig_id].sig
-            found = _trend.diverged(series.points, sig.trend)
+            found = _trend.diverged(series.observed(), sig.trend)
             if found is None:
                 continue
             up = found.first_up
             values = _trend.describe(found)
             if name:
                 values["series"] = name
-            own = parse_prefix(up.text, st.year).time
-            event = Event(sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, own,
-                          own if own is not None else up.time, up.text, values)
+            event = Event(sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, up.time, up.time,
+                          up.text, values)
             event.context = [f"{found.low.line}: {found.low.text}"]
             event.after = [f"{found.last.line}: {found.last.text}"] if found.last is not up else []
             self._add(event, st)

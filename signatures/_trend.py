@@ -26,11 +26,26 @@ _STEP = re.compile(r"(?i)\b(global[_ ]step|step|iter(?:ation)?|batch|update)\b['
 _EPOCH = re.compile(r"(?i)\bepoch['\"]?\s*[:=]?\s*\[?\s*(\d+(?:\.\d+)?)")
 
 
-def windows(n_bytes: int) -> tuple[int, int]:
-    """(window width, trend lines read per window) for a block of n_bytes."""
+SMALL_SOURCE = 64 << 20  # sources up to this size are sampled densely
+DENSE_WIDTH = 64 << 10   # ... one window per 64 KB
+
+
+def windows(n_bytes: int, source_size: int | None = None) -> tuple[int, int]:
+    """(window width, trend lines read per window) for a block of n_bytes of a source.
+
+    Small blocks are read whole; blocks of small sources (a few MB: one block) get a window per
+    64 KB, so a rank's few hundred loss lines still give it a series; blocks of large sources get
+    WINDOWS windows, which bounds the cost at a few thousand lines per GB."""
     if n_bytes <= FULL_SCAN:
         return max(n_bytes, 1), FULL_HITS
+    if source_size is not None and source_size <= SMALL_SOURCE:
+        return DENSE_WIDTH, WINDOW_HITS
     return -(-n_bytes // WINDOWS), WINDOW_HITS
+
+
+def step_of(text: str) -> int | None:
+    m = _STEP.search(text)
+    return int(m.group(2)) if m else None
 
 
 @dataclass
@@ -38,8 +53,9 @@ class Observation:
     line: int
     value: float
     text: str
-    time: float | None        # the last timestamp the scan had seen (the line's own is parsed if it is kept)
+    time: float | None        # the line's own timestamp
     host: str | None
+    step: int | None = None
 
 
 @dataclass
@@ -49,8 +65,16 @@ class Series:
     points: list[Observation] = field(default_factory=list)
     stride: int = 1
     offered: int = 0
+    last: Observation | None = None   # the newest value, kept whatever the thinning dropped
+    negative: bool = False            # a value below 0 was seen: not a loss this rule can judge
 
     def offer(self, obs: Observation) -> None:
+        if obs.value < 0:
+            self.negative = True
+        if self.last is not None and obs.step is not None and self.last.step is not None \
+                and obs.step < self.last.step:
+            self.points, self.stride, self.offered = [], 1, 0  # the step went back: a new run in the same log
+        self.last = obs
         self.offered += 1
         if (self.offered - 1) % self.stride:
             return
@@ -58,6 +82,12 @@ class Series:
         if len(self.points) >= SERIES_CAP:
             self.points = self.points[::2]
             self.stride *= 2
+
+    def observed(self) -> list[Observation]:
+        """The kept points, ending with the newest value; none when the series is not a loss to judge."""
+        if self.negative or not self.points:
+            return []
+        return self.points if self.points[-1] is self.last else self.points + [self.last]
 
 
 def parse_value(raw: str) -> float | None:

@@ -97,3 +97,37 @@ def test_a_divergence_deep_in_a_large_log_is_found_by_sampling(matcher, tmp_path
     assert top["signature"] == "train.loss_diverged"
     step = int(top["values"]["up_at"].split()[-1])
     assert 360_000 <= step < 366_000  # the first sampled elevated step, within a window of the real one
+
+
+def test_a_spike_that_recovered_at_the_very_end_of_a_thinned_series_does_not_fire(matcher):
+    """The newest value is judged even when thinning dropped it from the kept points."""
+    lines = [f"step {s} loss {3.0 / (1 + s / 500):.4f}" for s in range(20_000)]
+    for s in range(19_940, 19_992):
+        lines[s] = f"step {s} loss 9.0000"
+    report = diagnose_text("\n".join(lines) + "\n", matcher)
+    assert report["diagnoses"] == []
+
+
+def test_a_value_that_goes_negative_is_not_a_loss_this_rule_judges(matcher):
+    values = [0.9, 0.5, 0.02, -0.3, 0.01, 0.4, 0.9, 1.1, 1.2, 1.3, 1.1]
+    report = diagnose_text("".join(f"step {i} loss {v}\n" for i, v in enumerate(values)), matcher)
+    assert report["diagnoses"] == []
+
+
+def test_one_rank_diverging_in_a_few_megabyte_log_is_sampled_densely_enough(matcher, tmp_path):
+    path = tmp_path / "train.log"
+    with open(path, "w") as fh:
+        for step in range(12_000):
+            for rank in range(4):
+                loss = 3.0 / (1 + step / 800) if rank != 2 or step < 9_000 else 8.0
+                fh.write(f"[rank{rank}]: step {step} | loss {loss:.4f} | lr 3e-4 | grad_norm 0.91 | tokens/s 99000\n")
+    assert 2 << 20 < path.stat().st_size < 8 << 20  # one block, more than the full-scan size
+    top = signatures.diagnose([str(path)], matcher=matcher)["diagnoses"][0]
+    assert top["signature"] == "train.loss_diverged" and top["initiating_rank"] == 2
+
+
+def test_distinct_counting_ignores_the_timestamp_and_launcher_prefix(matcher):
+    repeated = "".join(f"[rank0]: 2026-12-02 10:00:0{i},000 step 6/400 | loss inf | lr 6e-3\n" for i in range(4))
+    assert diagnose_text(repeated, matcher)["diagnoses"] == []
+    distinct = "".join(f"[rank0]: 2026-12-02 10:00:0{i},000 step {6 + i}/400 | loss inf | lr 6e-3\n" for i in range(4))
+    assert diagnose_text(distinct, matcher)["diagnoses"][0]["class"] == "nan_inf_loss"

@@ -278,7 +278,18 @@ def _silence(facts: JobFacts, paths: list[Path], silent_after: float, workdir: P
     Read by the matcher like any log (the slurm.running_job_silent signature): a job that is RUNNING
     but has stopped writing is hung, and the answer says so instead of "healthy"."""
     now = time.time()
-    newest = max(path.stat().st_mtime for path in paths)
+    times = []
+    for path in paths:
+        try:
+            times.append(path.stat().st_mtime)
+        except OSError:  # rotated or deleted since it was copied
+            continue
+    if not times:
+        return None
+    newest = max(times)
+    started = _local_time(facts.start)
+    if started is not None:  # a requeued job appending to its old log: quiet only since it (re)started
+        newest = max(newest, started)
     quiet = now - newest
     if quiet < silent_after:
         return None
@@ -291,6 +302,14 @@ def _silence(facts: JobFacts, paths: list[Path], silent_after: float, workdir: P
     dest.write_text(line)
     size = len(line.encode())
     return FetchedLog(STATUS_LOG, dest, size, size, False)
+
+
+def _local_time(value: str | None) -> float | None:
+    """Slurm's StartTime ("2026-12-02T14:00:00", the controller's local time) as epoch seconds."""
+    try:
+        return datetime.fromisoformat(value).timestamp() if value else None
+    except ValueError:
+        return None
 
 
 def _minutes(secs: float) -> str:
