@@ -95,19 +95,19 @@ def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
     server.socket.close()
     deadline = time.monotonic() + DRAIN_SECONDS
     server.asyncore.loop(timeout=0, map=channels, count=1)  # read what already arrived before judging
-    while _in_flight(server) and time.monotonic() < deadline:
+    while _in_flight(channels) and time.monotonic() < deadline:
         server.asyncore.loop(timeout=0.05, map=channels, count=1)
-    if _in_flight(server):
-        log.warning("shutting down with %d request(s) unanswered after %ss", _in_flight(server), DRAIN_SECONDS)
+    if _in_flight(channels):
+        log.warning("shutting down with %d request(s) unanswered after %ss", _in_flight(channels), DRAIN_SECONDS)
     for channel in list(channels.values()):
         channel.close()
     server.task_dispatcher.shutdown(timeout=1)
     log.info("stopped")
 
 
-def _in_flight(server) -> int:
-    """Connections with a request being handled or an answer not yet sent."""
-    return sum(1 for ch in server._map.values()
+def _in_flight(channels: dict) -> int:
+    """Connections with a request being received or handled, or an answer not yet sent."""
+    return sum(1 for ch in channels.values()
                if getattr(ch, "requests", None) or getattr(ch, "request", None) is not None
                or getattr(ch, "total_outbufs_len", 0))
 

@@ -70,7 +70,7 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text) if "\x1b" in text else text
 
 
-def parse_prefix(line: str, default_year: int | None = None, with_time: bool = True) -> Prefix:
+def parse_prefix(line: str, default_year: int | None = None) -> Prefix:
     head = line[:PREFIX_CHARS]
     rank = host = None
     label = _SRUN_LABEL.match(head)
@@ -86,7 +86,7 @@ def parse_prefix(line: str, default_year: int | None = None, with_time: bool = T
         if m and m.group("host"):
             host = m.group("host")
             break
-    return Prefix(rank, host, parse_time(head, default_year) if with_time else None)
+    return Prefix(rank, host, parse_time(head, default_year))
 
 
 def parse_time(head: str, default_year: int | None = None) -> float | None:

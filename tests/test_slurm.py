@@ -146,7 +146,7 @@ def test_a_python_traceback_job(slurm_jobs, minimal_config):
     assert report["job"]["name"] == "denpex-traceback"
 
 
-def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, tmp_path):
+def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, minimal_config, tmp_path):
     job = slurm_jobs["silent"]
     wait_for_state(job, {"RUNNING"})
     config = tmp_path / "silent.toml"
@@ -162,9 +162,7 @@ def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, tmp_pat
     assert top["class"] == "job_hang_no_progress", top["signature"]
     assert top["values"]["job_id"] == job and "RUNNING" in top["first_seen"]["text"]
     assert report["job"]["state"] == "RUNNING"
-    default = tmp_path / "default.toml"
-    default.write_text(MINIMAL_CONFIG)  # silent_after defaults to 30m: a few seconds of quiet is not a hang
-    code, report, err = diagnose_job(job, default)
+    code, report, err = diagnose_job(job, minimal_config)  # silent_after defaults to 30m: seconds of quiet are not a hang
     assert code == 0, err
     assert report["diagnoses"] == [] and report["job"]["state"] == "RUNNING"
     subprocess.run(["scancel", job], capture_output=True)
