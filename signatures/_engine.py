@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import lzma
 import re
+import threading
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -138,20 +139,27 @@ class _Compiled:
 
 
 class _Database:
-    """A Hyperscan literal database that survives pickling (serialized with hs_serialize_database)."""
+    """A Hyperscan literal database that any number of threads may scan at once.
+
+    A Hyperscan scratch space may serve one scan at a time, so each thread gets its own
+    (allocated on its first scan); the compiled database itself is read-only and shared.
+    Survives pickling (serialized with hs_serialize_database)."""
 
     def __init__(self, db: hyperscan.Database):
         self.db = db
+        self._local = threading.local()
 
     def scan(self, data, match_event_handler) -> None:
-        self.db.scan(data, match_event_handler=match_event_handler)
+        scratch = getattr(self._local, "scratch", None)
+        if scratch is None:
+            scratch = self._local.scratch = hyperscan.Scratch(self.db)
+        self.db.scan(data, match_event_handler=match_event_handler, scratch=scratch)
 
     def __getstate__(self):
         return hyperscan.dumpb(self.db)
 
     def __setstate__(self, state):
-        self.db = hyperscan.loadb(state, mode=hyperscan.HS_MODE_BLOCK)
-        self.db.scratch = hyperscan.Scratch(self.db)
+        self.__init__(hyperscan.loadb(state, mode=hyperscan.HS_MODE_BLOCK))
 
 
 class _SigRuntime:
