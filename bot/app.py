@@ -7,15 +7,17 @@ import re
 
 import httpx
 from slack_bolt import App, BoltResponse
-from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+
+import signatures
 
 from bot.fetch import FetchError, parse_job_ref
 from bot.followups import FollowUps
+from bot.metrics import Metrics
 from bot.render import ACK, CHECKLIST, FIX, FIX_VIEW, MORE, NOT_THIS, status_message
 from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
 from bot.settings import Settings
+from bot.slack_client import DenpexWebClient
 from bot.store import Store
 
 log = logging.getLogger("denpex.bot")
@@ -34,19 +36,29 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex help`: this message"""
 
 
-def web_client(settings: Settings) -> WebClient:
-    """The one WebClient: configurable base URL (GovSlack, Enterprise Grid, tests), retries 429s."""
-    return WebClient(token=settings.bot_token, base_url=settings.api_url, timeout=30,
-                     retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=6),
-                                     ConnectionErrorRetryHandler(max_retry_count=3)])
+def web_client(settings: Settings, metrics: Metrics | None = None) -> DenpexWebClient:
+    """The one WebClient: configurable base URL (GovSlack, Enterprise Grid, tests), retries 429s, masks and counts."""
+    return DenpexWebClient(token=settings.bot_token, base_url=settings.api_url, timeout=30,
+                           metrics=metrics or Metrics())
 
 
-def build_app(settings: Settings, store: Store, http: httpx.Client | None = None) -> App:
+def build_app(settings: Settings, store: Store, http: httpx.Client | None = None,
+              matcher: signatures.Matcher | None = None) -> App:
+    """The composition root: one metrics registry, one Slack client, one matcher (bundled library + the
+    site's extra_dirs), shared by the answers, the follow-ups and the health endpoints."""
     http = http or httpx.Client(timeout=httpx.Timeout(settings.config.bot.download_timeout_seconds, connect=10))
-    responder = Responder(settings, store, http)
-    app = App(client=web_client(settings), signing_secret=settings.signing_secret,
+    metrics = Metrics()
+    matcher = matcher or signatures.cached_matcher([signatures.LIBRARY_DIR, *settings.config.signatures.extra_dirs])
+    responder = Responder(settings, store, http, matcher, metrics)
+    app = App(client=web_client(settings, metrics), signing_secret=settings.signing_secret,
               request_verification_enabled=settings.signing_secret is not None,
               process_before_response=False, ignoring_self_events_enabled=True)
+
+    @app.middleware
+    def one_client(context, next):
+        """Bolt hands listeners a fresh plain WebClient per request; ours masks and counts every call."""
+        context["client"] = app.client
+        return next()
 
     @app.middleware
     def once_per_event(body: dict, next, logger) -> BoltResponse | None:
@@ -57,7 +69,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             return BoltResponse(status=200, body="")
         return next()
 
-    followups = FollowUps(settings.config, store, app.client)
+    followups = FollowUps(settings.config, store, app.client, matcher=matcher, metrics=metrics)
     followups.on_final = lambda incident_id: responder.refresh(app.client, incident_id)
 
     @app.command("/denpex")
@@ -176,4 +188,5 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
 
     app.responder = responder  # for tests and the health check
     app.followups = followups
+    app.metrics = metrics
     return app

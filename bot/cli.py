@@ -220,8 +220,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from bot.settings import SettingsError, load_settings
     from bot.store import Store
 
-    logging.basicConfig(level=os.environ.get("DENPEX_LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.logs import setup_logging
+
+    fmt = os.environ.get("DENPEX_LOG_FORMAT", "text")
+    if fmt not in ("text", "json"):
+        print(f"denpex: DENPEX_LOG_FORMAT must be text or json, not {fmt!r}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    setup_logging(os.environ.get("DENPEX_LOG_LEVEL", "INFO"), fmt)
     try:
         settings = load_settings(http=args.http)
     except SettingsError as exc:
@@ -245,6 +250,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             serve_socket_mode(app, store, settings.app_token, args.health_port, on_stop=app.followups.stop)
     finally:
         app.followups.stop()
+        app.responder.close(settings.config.bot.shutdown_grace_seconds)
     return EXIT_OK
 
 

@@ -43,6 +43,7 @@ class BotSection(_Section):
     file_hosts: list[str] = Field(default_factory=lambda: ["files.slack.com", "files.slack-gov.com"])
     progress_interval_seconds: float = Field(3.0, ge=0.5)
     max_concurrent_diagnoses: int = Field(4, ge=1, le=64)
+    shutdown_grace_seconds: float = Field(25.0, ge=0, le=600)
 
 
 DURATION = r"^\d+(?:\.\d+)?[smhd]$"

@@ -26,6 +26,8 @@ import signatures
 from bot.config import Config, seconds
 from bot.fetch import FetchError, fetch_job, parse_job_ref
 from bot.jobs import job_report
+from bot.metrics import Metrics
+from bot.redact import redact
 from bot.store import Store
 
 log = logging.getLogger("denpex.followups")
@@ -61,7 +63,7 @@ class Verdict:
     report: dict | None = None
 
 
-def judge(original: dict, rerun: dict, facts) -> Verdict:
+def judge(original: dict, rerun: dict, facts, library: signatures.Library | None = None) -> Verdict:
     """Compare a rerun's diagnosis and facts with the incident's original diagnosis."""
     first = original["diagnoses"][0] if original.get("diagnoses") else None
     sig_id = first["signature"] if first else None
@@ -75,7 +77,8 @@ def judge(original: dict, rerun: dict, facts) -> Verdict:
                              f"{where['text'][:300]}", rerun)
     if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
         return Verdict(GONE, f"the rerun finished successfully ({facts.line()}) and the signature did not fire", rerun)
-    sig = signatures.default_library().by_id().get(sig_id) if sig_id else None
+    library = library or signatures.default_library()
+    sig = library.by_id().get(sig_id) if sig_id else None
     if sig is not None and sig.absence is not None:
         # a hang is only cleared by what it never reached: a save that completed after the fix
         if rerun["stats"].get("completed", {}).get(sig_id):
@@ -99,8 +102,11 @@ def judge(original: dict, rerun: dict, facts) -> Verdict:
 
 
 class FollowUps:
-    def __init__(self, config: Config, store: Store, client: WebClient, fetch: Callable = fetch_job):
+    def __init__(self, config: Config, store: Store, client: WebClient, fetch: Callable = fetch_job,
+                 matcher: signatures.Matcher | None = None, metrics: Metrics | None = None):
         self.config = config
+        self.matcher = matcher or signatures.default_matcher()  # the bot passes its own (with site signatures)
+        self.metrics = metrics or Metrics()
         self.store = store
         self.client = client
         self.fetch = fetch
@@ -113,7 +119,7 @@ class FollowUps:
     def schedule(self, incident_id: int, job: str, user: str, note: str) -> tuple[int, float, float, float]:
         incident = self.store.incident(incident_id)
         sig_id = incident.report["diagnoses"][0]["signature"] if incident.report.get("diagnoses") else None
-        sig = signatures.default_library().by_id().get(sig_id) if sig_id else None
+        sig = self.matcher.library.by_id().get(sig_id) if sig_id else None
         first, interval, window = durations(self.config, sig)
         now = time.time()
         fid = self.store.schedule_followup(incident_id, job, user, note, now + first, interval, now + window)
@@ -134,7 +140,10 @@ class FollowUps:
 
     def tick(self) -> None:
         now = time.time()
-        for fid in self.store.due_followups(now):
+        due = self.store.due_followups(now)
+        self.metrics.followups_due.set(len(due))
+        self.metrics.followups_overdue.set(self.store.overdue_followups(now - 3 * self.config.followups.tick_seconds))
+        for fid in due:
             if self.store.claim_followup(fid, self.owner, now, self.config.followups.lease_seconds):
                 try:
                     self.check(fid)
@@ -156,6 +165,7 @@ class FollowUps:
         if not self.store.record_check(fid, self.owner, verdict.verdict, verdict.detail, verdict.report, next_at):
             log.warning("follow-up %s: lease lost to another process; not announcing", fid)
             return verdict
+        self.metrics.followup_verdicts.labels(verdict.verdict).inc()
         self._announce(fu, incident, verdict, first_check=fu["checks"] == 0)
         return verdict
 
@@ -170,10 +180,10 @@ class FollowUps:
                 return Verdict(NOT_YET, str(exc))
             return Verdict(INCONCLUSIVE, str(exc))
         try:
-            rerun = job_report(ref, fetched, signatures.default_matcher())
+            rerun = job_report(ref, fetched, self.matcher)
         finally:
             fetched.cleanup()
-        return judge(incident.report, rerun, fetched.facts)
+        return judge(incident.report, rerun, fetched.facts, self.matcher.library)
 
     def _announce(self, fu: dict, incident, verdict: Verdict, first_check: bool) -> None:
         thread = incident.thread_ts or incident.message_ts
@@ -186,8 +196,6 @@ class FollowUps:
         text = f"{icon} *{headline}* — rerun `{fu['job']}`: {verdict.detail}.{mention}"
         if verdict.verdict == NOT_YET:
             text += " I'll keep checking."
-        from bot.redact import redact
-
         self.client.chat_postMessage(channel=incident.channel, thread_ts=thread, text=redact(text))
         if verdict.verdict != NOT_YET and self.on_final:
             self.on_final(incident.id)

@@ -241,6 +241,14 @@ def progress_message(source: str, done: int, total: int | None, verb: str = "Dia
                                                  f"{amount} read")])
 
 
+def queued_message(source: str, ahead: int, running: int) -> tuple[str, list[dict]]:
+    """Said when every diagnosis slot is taken: where this request stands, instead of silence."""
+    where = f"{ahead} ahead of you" if ahead else "next in line"
+    text = f"Queued: {where} ({running} diagnoses running). {source} will start as soon as a slot frees up."
+    return redact(text), redact_blocks([_section(f":hourglass: Queued: *{where}* ({running} diagnoses running). "
+                                                 f"`{clip(source, 300)}` will start as soon as a slot frees up.")])
+
+
 def notice_message(text: str) -> tuple[str, list[dict]]:
     """A one-paragraph answer: a refused file, a fetch that is not configured, an error."""
     return clip(redact(text), MAX_TEXT), redact_blocks([_section(text)])

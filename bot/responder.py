@@ -19,12 +19,14 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 import signatures
-from bot.redact import redact
+from bot.metrics import Metrics
+from bot.redact import redact, redact_blocks
 from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
-                        fix_modal, notice_message, progress_message)
+                        fix_modal, notice_message, progress_message, queued_message)
 from bot.settings import Settings
 from bot.slack_files import DownloadError, download, human_size
 from bot.store import Store
+from bot.work import Task, WorkQueue
 
 log = logging.getLogger("denpex.bot")
 
@@ -52,19 +54,24 @@ class Target:
 
 
 class Responder:
-    def __init__(self, settings: Settings, store: Store, http: httpx.Client):
+    def __init__(self, settings: Settings, store: Store, http: httpx.Client, matcher: signatures.Matcher,
+                 metrics: Metrics):
         self.settings = settings
         self.store = store
         self.http = http
-        self.slots = threading.BoundedSemaphore(settings.config.bot.max_concurrent_diagnoses)
-        self._matcher: signatures.Matcher | None = None
+        self.matcher = matcher
+        self.metrics = metrics
+        # downloads and job fetches can be slow: a paste (a few KB, scanned in milliseconds) never waits behind them
+        self.heavy = WorkQueue(settings.config.bot.max_concurrent_diagnoses, metrics, "diagnose")
+        self.quick = WorkQueue(2, metrics, "paste")
 
-    @property
-    def matcher(self) -> signatures.Matcher:
-        if self._matcher is None:
-            self._matcher = signatures.cached_matcher([signatures.LIBRARY_DIR,
-                                                      *self.settings.config.signatures.extra_dirs])
-        return self._matcher
+    def close(self, grace: float) -> None:
+        """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers."""
+        deadline = time.monotonic() + grace
+        left = self.quick.close(grace)
+        left += self.heavy.close(max(0.0, deadline - time.monotonic()))
+        for task in left:
+            log.warning("%s was queued at shutdown and not started", task.name)
 
     # -- diagnoses --------------------------------------------------------------
 
@@ -76,7 +83,7 @@ class Responder:
             return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher,
                                                progress)
 
-        self._run(client, target, "pasted log", len(body), scan, fingerprint, notes)
+        self._run(client, target, "pasted log", len(body), scan, fingerprint, notes, queue=self.quick)
 
     def diagnose_job(self, client: WebClient, target: Target, ref) -> None:
         """Fetch a job's logs from its cluster, then diagnose them like an upload."""
@@ -88,16 +95,21 @@ class Responder:
 
         def scan(progress):
             progress.phase("Fetching logs of")
-            fetched["result"] = fetch_job(ref, self.settings.config)
+            try:
+                fetched["result"] = fetch_job(ref, self.settings.config)
+            except FetchError as exc:
+                self.metrics.fetches.labels(ref.kind, exc.kind).inc()
+                raise
+            self.metrics.fetches.labels(ref.kind, "ok").inc()
             progress.phase("Diagnosing")
             return job_report(ref, fetched["result"], self.matcher, progress)
 
-        try:
-            self._run(client, target, f"job {ref.raw}", None, scan, f"job:{ref.cluster}/{ref.job_id}", [],
-                      expected=(FetchError,), job=f"{ref.cluster}/{ref.job_id}")
-        finally:
+        def cleanup():
             if "result" in fetched:
                 fetched["result"].cleanup()
+
+        self._run(client, target, f"job {ref.raw}", None, scan, f"job:{ref.cluster}/{ref.job_id}", [],
+                  expected=(FetchError,), job=f"{ref.cluster}/{ref.job_id}", cleanup=cleanup)
 
     def allowed(self, client: WebClient, user: str, cluster_name: str) -> bool:
         """May this Slack user fetch this cluster's jobs? "*", the user's id, or one of the user's groups."""
@@ -139,8 +151,16 @@ class Responder:
 
         def scan(progress):
             progress.phase("Downloading")
-            got = download(self.http, url, self.settings.bot_token, self.settings.token_hosts, limit,
-                           on_bytes=progress.at)
+            try:
+                got = download(self.http, url, self.settings.bot_token, self.settings.token_hosts, limit,
+                               on_bytes=progress.at)
+            except DownloadError:
+                self.metrics.downloads.labels("refused").inc()
+                raise
+            except Exception:
+                self.metrics.downloads.labels("failed").inc()
+                raise
+            self.metrics.downloads.labels("ok").inc()
             progress.phase("Diagnosing")
             downloaded["file"] = got
             digest = hashlib.sha256()
@@ -152,48 +172,89 @@ class Responder:
                 raise signatures.InputError(f"{name}: the file is empty: there is nothing to diagnose")
             return signatures.diagnose_sources(signatures.open_path(got.path, name), self.matcher, progress)
 
-        try:
-            self._run(client, target, name, size, scan, lambda: downloaded.get("fingerprint", ""), [])
-        finally:
+        def cleanup():
             if "file" in downloaded:
                 downloaded["file"].remove()
 
+        self._run(client, target, name, size, scan, lambda: downloaded.get("fingerprint", ""), [], cleanup=cleanup)
+
     def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
-             notes: list[str], expected: tuple = (), job: str | None = None) -> None:
-        if isinstance(fingerprint, str) and self._link_existing(client, target, fingerprint, None):
-            return
-        text, blocks = progress_message(source, 0, total)
+             notes: list[str], expected: tuple = (), job: str | None = None, queue: WorkQueue | None = None,
+             cleanup=None) -> None:
+        """Post the progress message now (queued or started), and leave the work to a worker."""
+        queue = queue or self.heavy
+        source = redact(source)
+        submitted = False
         try:
-            posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, text=text,
-                                             blocks=blocks)
-        except SlackApiError as exc:
-            if exc.response.get("error") not in ("thread_not_found", "invalid_thread_ts") or not target.thread_ts:
-                raise
-            # the message we were asked about is gone: answer in the channel instead
-            target = Target(target.channel, None, target.user)
-            posted = client.chat_postMessage(channel=target.channel, text=text, blocks=blocks)
-        ts = posted["ts"]
-        channel = posted.get("channel", target.channel)
+            if isinstance(fingerprint, str) and self._link_existing(client, target, fingerprint, None):
+                return
+            ahead = queue.ahead()
+            first = progress_message(source, 0, total) if ahead is None else \
+                queued_message(source, ahead, queue.workers)
+            try:
+                posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(first))
+            except SlackApiError as exc:
+                if exc.response.get("error") not in ("thread_not_found", "invalid_thread_ts") or not target.thread_ts:
+                    raise
+                # the message we were asked about is gone: answer in the channel instead
+                target = Target(target.channel, None, target.user)
+                posted = client.chat_postMessage(channel=target.channel, **_kw(first))
+            ts = posted["ts"]
+            channel = posted.get("channel", target.channel)
+
+            def started() -> None:
+                if ahead is not None:  # it said "queued": say it has started
+                    client.chat_update(channel=channel, ts=ts, **_kw(progress_message(source, 0, total)))
+
+            def work() -> None:
+                try:
+                    self._diagnose(client, target, channel, ts, source, total, scan, fingerprint, notes, expected,
+                                   job)
+                finally:
+                    if cleanup:
+                        cleanup()
+
+            queue.submit(Task(f"diagnosis of {source}", work, started))
+            submitted = True
+        finally:
+            if not submitted and cleanup:
+                cleanup()
+
+    def _diagnose(self, client: WebClient, target: Target, channel: str, ts: str, source: str, total: int | None,
+                  scan, fingerprint, notes: list[str], expected: tuple, job: str | None) -> None:
         interval = self.settings.config.bot.progress_interval_seconds
         progress = _Progress(lambda done, verb: client.chat_update(
             channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))), interval)
-        with self.slots:
-            try:
-                report = scan(progress)
-            except (signatures.InputError, DownloadError, *expected) as exc:
-                client.chat_update(channel=channel, ts=ts, **_kw(notice_message(f":warning: {exc}")))
-                return
-            except Exception:
-                log.exception("diagnosis of %s failed", source)
-                client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
-                    ":x: Something went wrong while diagnosing this log; the error is in the bot's log. "
-                    "You can run `denpex diagnose` on it locally.")))
-                return
+        started = time.perf_counter()
+        try:
+            report = scan(progress)
+        except (signatures.InputError, DownloadError, *expected) as exc:
+            self.metrics.diagnoses.labels("", "refused").inc()
+            log.info("diagnosis of %s refused: %s", source, redact(str(exc)))
+            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(f":warning: {exc}")))
+            return
+        except Exception:
+            self.metrics.diagnoses.labels("", "failed").inc()
+            log.exception("diagnosis of %s failed", source)
+            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
+                ":x: Something went wrong while diagnosing this log; the error is in the bot's log. "
+                "You can run `denpex diagnose` on it locally.")))
+            return
+        seconds = time.perf_counter() - started
+        self.metrics.scan_seconds.observe(seconds)
+        self.metrics.scan_bytes.inc(report["stats"].get("bytes", 0))
+        report = redact_blocks(report)  # masked before anything clips, stores or posts it
         report["notes"] = notes
+        top = report["diagnoses"][0] if report["diagnoses"] else None
+        outcome = "diagnosed" if top else ("unrecognised" if report.get("unrecognised") else "healthy")
+        self.metrics.diagnoses.labels(top["class"] if top else "", outcome).inc()
         fp = fingerprint() if callable(fingerprint) else fingerprint
         if callable(fingerprint) and self._link_existing(client, target, fp, (channel, ts)):
             return  # the same content was diagnosed before: the progress message now links there
         incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user, job)
+        log.info("diagnosed %s: %s", source, top["signature"] if top else outcome,
+                 extra={"incident_id": incident_id, "outcome": outcome, "signature": top["signature"] if top else None,
+                        "seconds": round(seconds, 3), "bytes": report["stats"].get("bytes", 0)})
         state = MessageState(incident_id, source, notes=notes)
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
 

@@ -16,12 +16,14 @@ from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.context import BoltContext
 from slack_bolt.request.internals import build_context
 
+from bot.metrics import CONTENT_TYPE_LATEST
 from bot.store import Store
 
 log = logging.getLogger("denpex.bot")
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+METRICS_PATH = "/metrics"
 LOOP_SECONDS = 0.25  # how soon a signal is noticed
 DRAIN_SECONDS = 8.0  # in-flight requests get this long after SIGTERM (Kubernetes grants 30 s by default)
 
@@ -39,8 +41,26 @@ def repair_form_body(request: BoltRequest) -> BoltRequest:
     return request
 
 
+def request_kind(body: dict) -> str:
+    """What Slack sent, for the metrics: event, command, action, view, or other."""
+    if body.get("command"):
+        return "command"
+    return {"event_callback": "event", "url_verification": "event", "block_actions": "action",
+            "view_submission": "view", "view_closed": "view"}.get(body.get("type"), "other")
+
+
+def timed_dispatch(app: App, request: BoltRequest) -> BoltResponse:
+    """app.dispatch, with the time to the ack (Bolt returns once the listener acked) in the metrics."""
+    started = time.perf_counter()
+    response = App.dispatch(app, request)
+    kind = request_kind(request.body if isinstance(request.body, dict) else {})
+    app.metrics.requests.labels(kind, str(response.status)).inc()
+    app.metrics.ack_seconds.labels(kind).observe(time.perf_counter() - started)
+    return response
+
+
 class Handler(SlackRequestHandler):
-    """Bolt's WSGI handler, plus the form-body repair and a health endpoint."""
+    """Bolt's WSGI handler, plus the form-body repair, a health endpoint and the metrics."""
 
     def __init__(self, app: App, store: Store):
         super().__init__(app, path=EVENTS_PATH)
@@ -52,13 +72,23 @@ class Handler(SlackRequestHandler):
                                        headers=request.get_headers())
         except ValueError as exc:  # not UTF-8, not JSON, a broken payload field: refuse it, keep serving
             log.warning("malformed request body refused: %s", exc)
+            self.app.metrics.requests.labels("other", "400").inc()
             return BoltResponse(status=400, body="malformed request body")
-        return self.app.dispatch(repair_form_body(bolt_request))
+        return timed_dispatch(self.app, repair_form_body(bolt_request))
 
     def __call__(self, environ, start_response):
-        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
-            return health_response(self.store, start_response)
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            if environ.get("PATH_INFO") == HEALTH_PATH:
+                return health_response(self.store, start_response)
+            if environ.get("PATH_INFO") == METRICS_PATH:
+                return metrics_response(self.app, start_response)
         return super().__call__(environ, start_response)
+
+
+def metrics_response(app: App, start_response):
+    body = app.metrics.render()
+    start_response("200 OK", [("Content-Type", CONTENT_TYPE_LATEST), ("Content-Length", str(len(body)))])
+    return [body]
 
 
 def health_response(store: Store, start_response, extra: dict | None = None):
@@ -116,9 +146,10 @@ def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int |
                       on_stop: Callable[[], None] = lambda: None) -> None:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
+    app.dispatch = lambda request: timed_dispatch(app, request)  # ack times in the metrics, as in HTTP mode
     handler = SocketModeHandler(app, app_token)
     if health_port:
-        _health_server(store, health_port, lambda: {"socket_connected": handler.client.is_connected()})
+        _health_server(app, store, health_port, lambda: {"socket_connected": handler.client.is_connected()})
     done = threading.Event()
     _stop_on_signals(done.set)
     handler.connect()
@@ -128,12 +159,14 @@ def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int |
     handler.close()
 
 
-def _health_server(store: Store, port: int, extra) -> None:
+def _health_server(app: App, store: Store, port: int, extra) -> None:
     from waitress import create_server
 
     def wsgi(environ, start_response):
         if environ.get("PATH_INFO") == HEALTH_PATH:
             return health_response(store, start_response, extra())
+        if environ.get("PATH_INFO") == METRICS_PATH:
+            return metrics_response(app, start_response)
         start_response("404 Not Found", [("Content-Type", "text/plain")])
         return [b"not found"]
 

@@ -171,6 +171,12 @@ class Store:
                 "SELECT id FROM followups WHERE status = 'scheduled' AND next_at <= ? "
                 "AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_at", [at, at])]
 
+    def overdue_followups(self, due_before: float) -> int:
+        """How many scheduled checks fell due before `due_before` and still have not run."""
+        with self._lock:
+            return self.db.execute("SELECT count(*) FROM followups WHERE status = 'scheduled' AND next_at < ?",
+                                   [due_before]).fetchone()[0]
+
     def claim_followup(self, followup_id: int, owner: str, at: float, lease_s: float) -> bool:
         """Take the check for `lease_s` seconds. Atomic: of several processes, exactly one gets it."""
         with self._lock:

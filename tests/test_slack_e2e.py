@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.server
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -442,3 +443,135 @@ def test_socket_mode(fake, tmp_path):
     finally:
         b.stop()
         fake.socket_mode.close()
+
+
+# -- under load ----------------------------------------------------------------------------------------
+
+DISK_FULL_LOG = """[rank0]: step {n} loss 2.1
+[rank1]: Traceback (most recent call last):
+[rank1]:   File "/workspace/train.py", line 90, in save
+[rank1]:     torch.save(state, path)
+[rank1]: OSError: [Errno 28] No space left on device"""
+
+
+def test_a_burst_of_mentions_gets_every_right_answer_exactly_once(fake, bot, driver):
+    """120 mentions at once from 24 threads (two kinds of log, each paste distinct): one right answer each."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for n in range(120):
+        if n % 2:
+            text, title = OOM_LOG.replace("step 100", f"step {n}"), "CUDA out of memory"
+        else:
+            text, title = DISK_FULL_LOG.format(n=n), "no space left on device"
+        msg = fake.add_message(CHANNEL, "<@U0BOT> " + text, user="U123")
+        jobs.append((msg["ts"], "<@U0BOT> " + text, title))
+
+    def send(job):
+        ts, text, _ = job
+        return driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": ts, "text": text,
+                             "event_ts": ts}).status_code
+
+    with ThreadPoolExecutor(max_workers=24) as pool:
+        assert set(pool.map(send, jobs)) == {200}
+
+    def answers(ts):
+        return [m for m in fake.thread(CHANNEL, ts) if m.get("bot_id")]
+
+    def settled():
+        return all(any("denpex_ack" in json.dumps(m.get("blocks", [])) or ":x:" in m.get("text", "")
+                       for m in answers(ts)) for ts, _, _ in jobs)
+
+    fake.wait_for(settled, timeout=180)
+    for ts, _, title in jobs:
+        got = answers(ts)
+        assert len(got) == 1, (ts, [m.get("text") for m in got])  # one message, updated in place
+        assert title in got[0]["text"] + json.dumps(got[0]["blocks"]), got[0]["text"]
+        assert ":x:" not in got[0]["text"]
+    assert "ScratchInUseError" not in bot.output() and "Traceback" not in bot.output()
+    metrics = httpx.get(f"http://127.0.0.1:{bot.port}/metrics").text
+    assert 'denpex_diagnoses_total{class="cuda_oom",outcome="diagnosed"} 60.0' in metrics
+    assert 'denpex_requests_total{kind="event",status="200"} 120.0' in metrics
+
+
+def test_metrics_in_prometheus_text_format(fake, bot, driver):
+    from prometheus_client.parser import text_string_to_metric_families
+
+    driver.command("help")
+    driver.command("diagnose " + OOM_LOG)
+    diagnosed(fake)
+    fake.rate_limit("chat.postMessage", times=1, retry_after=1)
+    driver.command("diagnose " + DISK_FULL_LOG.format(n=7))
+    final_message(fake, CHANNEL, lambda t: "no space left" in t and "denpex_ack" in t)
+    resp = httpx.get(f"http://127.0.0.1:{bot.port}/metrics")
+    assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
+    families = {f.name: f for f in text_string_to_metric_families(resp.text)}
+    for name in ["denpex_requests", "denpex_ack_seconds", "denpex_diagnoses", "denpex_scan_seconds",
+                 "denpex_scan_bytes", "denpex_downloads", "denpex_fetches", "denpex_slack_api_calls",
+                 "denpex_followups_due", "denpex_followups_overdue", "denpex_followup_verdicts",
+                 "denpex_queue_depth", "denpex_diagnoses_running"]:
+        assert name in families, name
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value for f in families.values() for s in f.samples}
+    assert samples[("denpex_requests_total", (("kind", "command"), ("status", "200")))] == 3
+    assert samples[("denpex_ack_seconds_count", (("kind", "command"),))] == 3
+    assert samples[("denpex_diagnoses_total", (("class", "cuda_oom"), ("outcome", "diagnosed")))] == 1
+    assert samples[("denpex_slack_api_calls_total", (("error", "ratelimited"), ("method", "chat.postMessage")))] == 1
+    assert samples.get(("denpex_slack_api_calls_total", (("error", "ok"), ("method", "chat.update"))), 0) >= 2, resp.text
+    assert samples[("denpex_scan_bytes_total", ())] > 0
+
+
+def test_json_logs_carry_the_incident_and_never_a_secret(fake, tmp_path):
+    b = Bot(fake, tmp_path)
+    b.env["DENPEX_LOG_FORMAT"] = "json"
+    b.start()
+    try:
+        driver = SlackDriver(b.events_url, fake.signing_secret, fake)
+        secret_log = OOM_LOG + "\n[rank3]: RuntimeError: push failed for https://ci:s3cr3tpassw0rd@git.example.com/x"
+        driver.command("diagnose " + secret_log)
+        diagnosed(fake)
+        driver.command("diagnose " + secret_log.replace("train.py", "train2.py"), bad_signature=True)
+    finally:
+        b.stop()
+    lines = [json.loads(line) for line in b.output().splitlines() if line.startswith("{")]
+    done = [e for e in lines if e.get("incident_id")]
+    assert done and done[0]["outcome"] == "diagnosed" and done[0]["signature"] == "cuda.out_of_memory"
+    text = (tmp_path / "bot.log").read_text()
+    assert "s3cr3tpassw0rd" not in text and fake.bot_token not in text and fake.signing_secret not in text
+
+
+def slow_cluster(tmp_path: Path, seconds: float) -> str:
+    """A cluster whose scheduler takes `seconds` to answer (a controller under load)."""
+    log = tmp_path / "slurm-{id}.out"
+    script = tmp_path / "slow-scontrol"
+    script.write_text(f"#!/bin/sh\nsleep {seconds}\nprintf '[rank0]: Traceback (most recent call last):\\n"
+                      f"[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n' "
+                      f"> {tmp_path}/slurm-$4.out\n"
+                      f"echo \"JobId=$4 JobName=train UserId=u(1) JobState=FAILED ExitCode=1:0 RunTime=00:01:00 "
+                      f"NodeList=node1 StdOut={tmp_path}/slurm-$4.out StdErr={tmp_path}/slurm-$4.out\"\n")
+    script.chmod(0o755)
+    assert log
+    return f'[clusters.slow]\nkind = "slurm"\nscontrol = "{script}"\nallow = ["*"]\n'
+
+
+def test_slow_fetches_never_starve_commands_and_waiting_requests_hear_their_place(fake, tmp_path):
+    """10 slow job fetches on 2 slots: help, status and a paste are answered at once, the queued hear how many
+    are ahead of them, and every fetch is answered in the end."""
+    b = Bot(fake, tmp_path, config="max_concurrent_diagnoses = 2\n" + slow_cluster(tmp_path, 3)).start()
+    try:
+        driver = SlackDriver(b.events_url, fake.signing_secret, fake)
+        for n in range(10):
+            assert driver.command(f"diagnose {1000 + n}").status_code == 200
+        for text in ("help", "status", "diagnose " + OOM_LOG):
+            started = time.monotonic()
+            assert driver.command(text).status_code == 200
+            assert time.monotonic() - started < 1, text
+        pasted = final_message(fake, CHANNEL, lambda t: "pasted log" in t and "denpex_ack" in t, timeout=10)
+        assert pasted
+        queued = [c.arg("text") for c in fake.calls_to("chat.postMessage") if "Queued" in (c.arg("text") or "")]
+        # 2 start at once; of the 8 that wait, the last hears 6 or 7 ahead (a slot may free up meanwhile)
+        assert len(queued) >= 7 and re.search(r"Queued: [67] ahead of you", queued[-1]), queued
+        fake.wait_for(lambda: sum("denpex_ack" in json.dumps(m.get("blocks", []))
+                                  for m in fake.messages(CHANNEL)) == 11, timeout=60)  # 10 jobs and the paste
+        assert "Queued" not in json.dumps(fake.messages(CHANNEL))  # every queued message became its answer
+    finally:
+        b.stop()
