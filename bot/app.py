@@ -36,6 +36,16 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex help`: this message"""
 
 
+ERROR_WORDS = re.compile(r"error|exception|traceback|fault|fail|killed|abort|timeout|timed out|nccl|cuda|oom|"
+                         r"signal|exit|denied|refused|nan|panic|fatal", re.I)
+
+
+def looks_like_a_paste(text: str) -> bool:
+    """Several lines, a long line, or one short line that reads like an error: worth diagnosing.
+    Anything else one-line (`; rm -rf /`, `１２３`, a typo'd job id) gets a refusal that says why."""
+    return "\n" in text.strip() or len(text) >= 80 or bool(ERROR_WORDS.search(text))
+
+
 def web_client(settings: Settings, metrics: Metrics | None = None) -> DenpexWebClient:
     """The one WebClient: configurable base URL (GovSlack, Enterprise Grid, tests), retries 429s, masks and counts."""
     return DenpexWebClient(token=settings.bot_token, base_url=settings.api_url, timeout=30,
@@ -102,6 +112,11 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
                 return
             ack()
             responder.diagnose_job(client, Target(body["channel_id"], None, user), ref)
+            return
+        if not looks_like_a_paste(rest):
+            ack(text=f":warning: `{rest[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
+                     "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the "
+                     "log's lines after `/denpex diagnose`, or drop the log file in the channel.")
             return
         ack()
         notes = []

@@ -100,7 +100,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             progress = _Progress(total)
     try:
         matcher = _matcher(args)
-        report = signatures.diagnose(args.paths, matcher=matcher, progress=progress)
+        report = signatures.diagnose(args.paths, matcher=matcher, progress=progress,
+                                     budget=load_config().inputs.budget())
     except InputError as exc:
         if progress:
             progress.close()

@@ -46,6 +46,18 @@ class BotSection(_Section):
     shutdown_grace_seconds: float = Field(25.0, ge=0, le=600)
 
 
+class InputsSection(_Section):
+    """Bounds on reading any input (CLI and bot alike): decompressed bytes and time."""
+    max_input_bytes: int = Field(20 << 30, gt=0)
+    max_job_bytes: int = Field(50 << 30, gt=0)
+    max_read_seconds: float = Field(3600.0, gt=0)
+
+    def budget(self):
+        from signatures import Budget
+
+        return Budget(self.max_input_bytes, self.max_job_bytes, self.max_read_seconds)
+
+
 DURATION = r"^\d+(?:\.\d+)?[smhd]$"
 
 
@@ -128,6 +140,7 @@ ClusterConfig = Annotated[Union[SlurmCluster, KubernetesCluster, RayCluster, Pat
 class Config(_Section):
     signatures: SignaturesSection = Field(default_factory=SignaturesSection)
     bot: BotSection = Field(default_factory=BotSection)
+    inputs: InputsSection = Field(default_factory=InputsSection)
     clusters: dict[str, ClusterConfig] = Field(default_factory=dict)
     followups: FollowupsSection = Field(default_factory=FollowupsSection)
 

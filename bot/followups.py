@@ -180,7 +180,7 @@ class FollowUps:
                 return Verdict(NOT_YET, str(exc))
             return Verdict(INCONCLUSIVE, str(exc))
         try:
-            rerun = job_report(ref, fetched, self.matcher)
+            rerun = job_report(ref, fetched, self.matcher, budget=self.config.inputs.budget())
         finally:
             fetched.cleanup()
         return judge(incident.report, rerun, fetched.facts, self.matcher.library)

@@ -10,9 +10,10 @@ from bot.fetch import FetchResult, JobRef, fetch_job, parse_job_ref
 
 
 def job_report(ref: JobRef, fetched: FetchResult, matcher: signatures.Matcher | None = None,
-               progress: Callable[[int], None] | None = None) -> dict:
+               progress: Callable[[int], None] | None = None, budget: signatures.Budget | None = None) -> dict:
     """Scan fetched logs as one job; the report gains a `job` section (fields may be added to the contract)."""
-    sources = (source for log in fetched.logs for source in signatures.open_path(log.path, log.name))
+    budget = budget or signatures.Budget()
+    sources = (source for log in fetched.logs for source in signatures.open_path(log.path, log.name, budget))
     report = signatures.diagnose_sources(sources, matcher, progress)
     report["job"] = {"cluster": ref.cluster, "kind": ref.kind, "reference": ref.raw, **fetched.facts.as_dict(),
                      "summary": fetched.facts.line(), "logs": [
@@ -27,6 +28,6 @@ def diagnose_job(reference: str, config: Config, matcher: signatures.Matcher | N
     ref = parse_job_ref(reference, config)
     fetched = fetch_job(ref, config, runner=runner, http=http)
     try:
-        return job_report(ref, fetched, matcher, progress)
+        return job_report(ref, fetched, matcher, progress, config.inputs.budget())
     finally:
         fetched.cleanup()

@@ -102,7 +102,7 @@ class Responder:
                 raise
             self.metrics.fetches.labels(ref.kind, "ok").inc()
             progress.phase("Diagnosing")
-            return job_report(ref, fetched["result"], self.matcher, progress)
+            return job_report(ref, fetched["result"], self.matcher, progress, self.settings.config.inputs.budget())
 
         def cleanup():
             if "result" in fetched:
@@ -170,7 +170,8 @@ class Responder:
             downloaded["fingerprint"] = "file:" + digest.hexdigest()
             if got.size == 0:
                 raise signatures.InputError(f"{name}: the file is empty: there is nothing to diagnose")
-            return signatures.diagnose_sources(signatures.open_path(got.path, name), self.matcher, progress)
+            return signatures.diagnose_sources(signatures.open_path(got.path, name, self.settings.config.inputs.budget()),
+                                               self.matcher, progress)
 
         def cleanup():
             if "file" in downloaded:
@@ -428,4 +429,5 @@ class _Progress:
                 log.warning("progress update failed: %s", exc.response.get("error"))
 
 
-JOB_REF = re.compile(r"^(?:[A-Za-z][\w-]*/)?(?:\d+(?:_\d+)?|raysubmit_\w+|[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)$")
+JOB_REF = re.compile(r"^(?:[A-Za-z][\w-]*/)?(?:[0-9]+(?:_[0-9]+)?|raysubmit_\w+|[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)$",
+                     re.ASCII)

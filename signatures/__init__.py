@@ -14,10 +14,10 @@ from ._engine import Matcher, ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature
-from ._sources import InputError, Source, open_path, open_sources, source_from_bytes
+from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
 
 __all__ = [
-    "InputError", "LIBRARY_DIR", "cached_matcher", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
+    "Budget", "InputError", "LIBRARY_DIR", "cached_matcher", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
     "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
     "open_path", "open_sources", "render_text", "default_matcher", "source_from_bytes",
 ]
@@ -46,6 +46,6 @@ def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
 
 
 def diagnose(inputs: list[str], matcher: Matcher | None = None,
-             progress: Callable[[int], None] | None = None) -> dict:
+             progress: Callable[[int], None] | None = None, budget: Budget | None = None) -> dict:
     """Diagnose paths (files, directories, archives, or '-' for stdin) as one job."""
-    return diagnose_sources(open_sources(inputs), matcher, progress)
+    return diagnose_sources(open_sources(inputs, budget), matcher, progress)

@@ -13,9 +13,11 @@ import io
 import lzma
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import tarfile
+import time
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -26,6 +28,11 @@ from ._lines import host_from_path, rank_from_path
 
 SNIFF = 8192
 SPOOL_IN_MEMORY = 8 << 20
+MAX_NESTING = 6                    # archives inside archives (compression layers are not counted)
+DEFAULT_MAX_INPUT_BYTES = 20 << 30  # decompressed bytes one input may expand to
+DEFAULT_MAX_JOB_BYTES = 50 << 30    # ... and all inputs of one job together
+DEFAULT_MAX_SECONDS = 3600.0       # reading everything may take this long
+BINARY_SHARE = 0.10                # control bytes (NUL included) beyond this share of the head: not a text log
 
 
 class InputError(Exception):
@@ -57,14 +64,65 @@ def _kind(head: bytes) -> str:
 
 
 def looks_binary(head: bytes) -> bool:
-    """True for data that is not a text log: NUL bytes, or mostly control bytes."""
+    """True for data that is not a text log: many control bytes. A few NULs (a log whose writer crashed
+    and left a zero-filled block, a C string printed raw) do not make a log binary; a share of them does."""
     if not head:
         return False
     sample = head[:SNIFF]
-    if b"\x00" in sample:
+    control = sample.count(0) + sum(1 for b in sample if 0 < b < 9 or 13 < b < 27 or 27 < b < 32)
+    return control > len(sample) * BINARY_SHARE
+
+
+class Budget:
+    """Bounds on what reading a job's inputs may cost: decompressed bytes per input and in all, and time.
+
+    One Budget is shared by every source of a job; each leaf stream is wrapped so the bound holds
+    however deep the archive and whatever the compression ratio (a 1 MB gzip of zeros can expand to
+    100 GB). When a bound is hit the read fails with an InputError naming the bound and its setting."""
+
+    def __init__(self, max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES, max_job_bytes: int = DEFAULT_MAX_JOB_BYTES,
+                 max_seconds: float = DEFAULT_MAX_SECONDS):
+        self.max_input_bytes, self.max_job_bytes, self.max_seconds = max_input_bytes, max_job_bytes, max_seconds
+        self.deadline = time.monotonic() + max_seconds
+        self.total = 0
+
+    def wrap(self, name: str, stream: BinaryIO) -> BinaryIO:
+        return _Bounded(name, stream, self)
+
+    def charge(self, name: str, n: int, so_far: int) -> None:
+        self.total += n
+        if so_far > self.max_input_bytes:
+            raise InputError(f"{name}: decompresses to more than {_size(self.max_input_bytes)} "
+                             "(the per-input limit, max_input_bytes): not read further")
+        if self.total > self.max_job_bytes:
+            raise InputError(f"{name}: the inputs decompress to more than {_size(self.max_job_bytes)} in all "
+                             "(the per-job limit, max_job_bytes): not read further")
+        if time.monotonic() > self.deadline:
+            raise InputError(f"{name}: reading took longer than {self.max_seconds:g} s (the time limit, "
+                             "max_read_seconds): not read further")
+
+
+def _size(n: int) -> str:
+    return f"{n / (1 << 30):g} GiB" if n >= 1 << 30 else f"{n / (1 << 20):g} MiB"
+
+
+class _Bounded(io.RawIOBase):
+    """A read-only stream that charges every byte it hands out to a Budget."""
+
+    def __init__(self, name: str, stream: BinaryIO, budget: Budget):
+        self.name, self._stream, self._budget, self._read = name, stream, budget, 0
+
+    def readable(self) -> bool:
         return True
-    control = sum(1 for b in sample if b < 9 or 13 < b < 27 or 27 < b < 32)
-    return control > len(sample) // 10
+
+    def readinto(self, b) -> int:
+        data = self._stream.read(len(b))
+        n = len(data)
+        b[:n] = data
+        if n:
+            self._read += n
+            self._budget.charge(self.name, n, self._read)
+        return n
 
 
 class _Peeked(io.RawIOBase):
@@ -103,24 +161,31 @@ def _decompressor(kind: str, stream: BinaryIO) -> BinaryIO:
     return lzma.LZMAFile(stream)
 
 
-def _expand_stream(name: str, stream: BinaryIO, size: int | None, depth: int = 0) -> Iterator[Source]:
+def _expand_stream(name: str, stream: BinaryIO, size: int | None, budget: Budget, depth: int = 0,
+                   layers: int = 0) -> Iterator[Source]:
+    """`depth` counts archives (tar, zip) around this stream; `layers` counts compression around it."""
     head = _read_head(stream, name)
     kind = _kind(head)
     whole = _Peeked(head, stream)
-    if kind in ("gzip", "bz2", "xz") and depth < 3:
+    if kind in ("gzip", "bz2", "xz"):
+        if layers >= MAX_NESTING:
+            raise InputError(f"{name}: compressed more than {MAX_NESTING} times over: not read")
         inner = _decompressor(kind, io.BufferedReader(whole))
-        yield from _expand_stream(name, inner, None, depth + 1)  # keep the name the user knows
+        yield from _expand_stream(name, budget.wrap(name, inner), None, budget, depth, layers + 1)
         return
-    if kind == "tar" and depth < 3:
-        yield from _expand_tar(name, io.BufferedReader(whole), depth)
-        return
-    if kind == "zip" and depth < 3:
-        yield from _expand_zip(name, stream, head, depth)
+    if kind in ("tar", "zip"):
+        if depth >= MAX_NESTING:
+            raise InputError(f"{name}: archives nested more than {MAX_NESTING} deep: not read (unpack the "
+                             "outer ones first)")
+        if kind == "tar":
+            yield from _expand_tar(name, io.BufferedReader(whole), budget, depth + 1)
+        else:
+            yield from _expand_zip(name, stream, head, budget, depth + 1)
         return
     yield Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
 
 
-def _expand_tar(name: str, stream: BinaryIO, depth: int) -> Iterator[Source]:
+def _expand_tar(name: str, stream: BinaryIO, budget: Budget, depth: int) -> Iterator[Source]:
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
@@ -129,39 +194,52 @@ def _expand_tar(name: str, stream: BinaryIO, depth: int) -> Iterator[Source]:
                 fh = tar.extractfile(member)
                 if fh is None:
                     continue
-                yield from _expand_stream(f"{name}:{member.name}", fh, member.size, depth + 1)
+                yield from _expand_stream(f"{name}:{member.name}", fh, member.size, budget, depth)
     except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
         raise InputError(f"{name}: broken tar archive: {exc}") from None
 
 
-def _expand_zip(name: str, stream: BinaryIO, head: bytes, depth: int) -> Iterator[Source]:
-    # zip's directory is at the end: it needs a seekable file. A zip arriving as a
-    # stream (stdin, inside a tarball) is spooled to a temporary file, not to memory.
+def _seekable_file(stream: BinaryIO) -> bool:
+    """A regular file on disk: seeking is real. (A tar member or a decompressor only pretends: gzip
+    "seeks" back by decompressing again from a start it may not be able to rewind to.)"""
     try:
-        if stream.seekable():
+        return isinstance(stream, (io.BufferedReader, io.FileIO)) and stream.seekable() \
+            and stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, AttributeError, ValueError):
+        return False
+
+
+def _expand_zip(name: str, stream: BinaryIO, head: bytes, budget: Budget, depth: int) -> Iterator[Source]:
+    # zip's directory is at the end: it needs a seekable file. A zip arriving as a
+    # stream (stdin, inside a tarball, decompressed) is spooled to a temporary file, not to memory;
+    # the copy is charged to the budget like any other read.
+    try:
+        if _seekable_file(stream):
             stream.seek(0)
             seekable = stream
         else:
             seekable = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)
             seekable.write(head)
-            shutil.copyfileobj(stream, seekable, 1 << 20)
+            shutil.copyfileobj(budget.wrap(name, stream), seekable, 1 << 20)
             seekable.seek(0)
         archive = zipfile.ZipFile(seekable)
         infos = sorted((i for i in archive.infolist() if not i.is_dir()), key=lambda i: i.filename)
         for info in infos:
             with archive.open(info) as fh:
-                yield from _expand_stream(f"{name}:{info.filename}", fh, info.file_size, depth + 1)
+                yield from _expand_stream(f"{name}:{info.filename}", budget.wrap(f"{name}:{info.filename}", fh),
+                                          info.file_size, budget, depth)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError, NotImplementedError) as exc:
         raise InputError(f"{name}: broken zip archive: {exc}") from None
 
 
-def open_sources(inputs: list[str]) -> Iterator[Source]:
+def open_sources(inputs: list[str], budget: Budget | None = None) -> Iterator[Source]:
     """Yield each log inside the inputs, in a stable order. Raises InputError."""
     if not inputs:
         raise InputError("no input given: pass log files, directories, archives, or - for stdin")
+    budget = budget or Budget()
     for item in inputs:
         if item == "-":
-            yield from _expand_stream("<stdin>", sys.stdin.buffer, None)
+            yield from _expand_stream("<stdin>", budget.wrap("<stdin>", sys.stdin.buffer), None, budget)
             continue
         path = Path(item)
         if path.is_dir():
@@ -169,17 +247,33 @@ def open_sources(inputs: list[str]) -> Iterator[Source]:
             if not files:
                 raise InputError(f"{item}: directory has no files")
             for file in files:
-                yield from _open_file(file, display=str(file))
+                yield from _open_file(file, str(file), budget)
             continue
-        yield from _open_file(path, display=item)
+        yield from _open_file(path, item, budget)
 
 
-def open_path(path: Path, display: str) -> Iterator[Source]:
+def open_path(path: Path, display: str, budget: Budget | None = None) -> Iterator[Source]:
     """Like open_sources for one file, shown under another name (an upload's original file name)."""
-    yield from _open_file(path, display)
+    yield from _open_file(path, display, budget or Budget())
 
 
-def _open_file(path: Path, display: str) -> Iterator[Source]:
+_NOT_REGULAR = [(stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                (stat.S_ISBLK, "a block device")]
+
+
+def _open_file(path: Path, display: str, budget: Budget) -> Iterator[Source]:
+    try:
+        mode = os.stat(path).st_mode  # before open(): opening a FIFO blocks until someone writes to it
+    except FileNotFoundError:
+        raise InputError(f"{display}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{display}: permission denied") from None
+    except OSError as exc:
+        raise InputError(f"{display}: cannot open: {exc.strerror}") from None
+    for test, what in _NOT_REGULAR:
+        if test(mode):
+            raise InputError(f"{display}: is {what}, not a file: save the log to a file, or pipe it to "
+                             "`denpex diagnose -`")
     try:
         fh = open(path, "rb")
     except FileNotFoundError:
@@ -192,7 +286,10 @@ def _open_file(path: Path, display: str) -> Iterator[Source]:
         raise InputError(f"{display}: cannot open: {exc.strerror}") from None
     with fh:
         size = os.fstat(fh.fileno()).st_size
-        yield from _expand_stream(display, fh, size)
+        if size > budget.max_input_bytes:
+            raise InputError(f"{display}: is {_size(size)}, more than {_size(budget.max_input_bytes)} (the per-input "
+                             "limit, max_input_bytes)")
+        yield from _expand_stream(display, fh, size, budget)
 
 
 def source_from_bytes(name: str, data: bytes) -> Source:

@@ -180,3 +180,42 @@ def test_fair_shares_and_stream_tails(tmp_path):
     dest = tmp_path / "tail.log"
     kept, total = write_tail_of_stream((f"line {i}\n".encode() for i in range(10_000)), dest, 1000)
     assert total > 10_000 and kept <= 1000 and dest.read_text().endswith("line 9999\n")
+
+
+@pytest.mark.parametrize("job_id", ["0", "0_1", "007", "１２３", "٣٤", "12 3", "123;ls", "-1"])
+def test_job_ids_are_ascii_digits_and_never_zero(job_id):
+    with pytest.raises(FetchError) as err:
+        parse_job_ref(job_id, config())
+    assert err.value.kind in ("invalid_id", "unknown_cluster")
+
+
+def test_an_answer_that_lists_other_jobs_is_refused(tmp_path):
+    """A scheduler that answers for more than the job asked for (as `scontrol show job 0` does) gets no read."""
+    other = LINE.format(workdir=tmp_path).replace("JobId=812345", "JobId=900001")
+    run = runner_for({"scontrol": Completed(0, LINE.format(workdir=tmp_path) + "\n" + other + "\n", "")})
+    cfg = config()
+    with pytest.raises(FetchError) as err:
+        fetch_job(parse_job_ref("812345", cfg), cfg, runner=run)
+    assert err.value.kind == "invalid_id" and "900001" in str(err.value)
+
+
+def test_array_tasks_and_het_components_belong_to_their_job():
+    from bot.fetch.slurm import _is_job
+
+    assert _is_job({"JobId": "812346", "ArrayJobId": "812345", "ArrayTaskId": "2"}, "812345")
+    assert _is_job({"JobId": "812346", "ArrayJobId": "812345", "ArrayTaskId": "2"}, "812345_2")
+    assert not _is_job({"JobId": "812347", "ArrayJobId": "812345", "ArrayTaskId": "3"}, "812345_2")
+    assert _is_job({"JobId": "812345_4"}, "812345") and _is_job({"JobId": "812350", "HetJobId": "812345"}, "812345")
+    assert not _is_job({"JobId": "8123450"}, "812345")
+
+
+def test_a_slow_accounting_is_a_timeout_not_an_unknown_job():
+    def run(args, timeout):
+        if args[0] == "scontrol":
+            return Completed(1, "", "slurm_load_jobs error: Invalid job id specified")
+        raise FetchError("timeout", "`sacct -j 812345` did not answer within 5s")
+
+    cfg = config()
+    with pytest.raises(FetchError) as err:
+        fetch_job(parse_job_ref("812345", cfg), cfg, runner=run)
+    assert err.value.kind == "timeout"

@@ -191,6 +191,23 @@ def test_help_and_job_ids(driver):
     assert "[clusters]" in job.text and "none is configured" in job.text
 
 
+@pytest.mark.parametrize("argument", ["; rm -rf /", "$(reboot)", "１２３", "812345abc", "`id`"])
+def test_an_argument_that_is_neither_a_job_nor_a_log_is_refused(fake, driver, argument):
+    answer = driver.command("diagnose " + argument)
+    assert answer.status_code == 200 and "neither a job id" in answer.text
+    time.sleep(0.3)
+    assert not fake.calls_to("chat.postMessage")  # nothing was diagnosed
+
+
+def test_job_zero_is_refused_on_a_slurm_cluster(fake, tmp_path):
+    b = Bot(fake, tmp_path, config='[clusters.hpc]\nkind = "slurm"\nallow = ["*"]\n').start()
+    try:
+        answer = SlackDriver(b.events_url, fake.signing_secret, fake).command("diagnose 0")
+        assert "not a valid job reference" in answer.text
+    finally:
+        b.stop()
+
+
 def test_pasted_log_with_the_word_payload_is_diagnosed_in_place(fake, driver):
     started = time.monotonic()
     resp = driver.command("diagnose " + OOM_LOG)

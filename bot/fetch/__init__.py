@@ -18,7 +18,8 @@ from bot.fetch.base import Budget, FetchedLog, FetchError, FetchResult, JobFacts
 __all__ = ["Budget", "FetchError", "FetchResult", "FetchedLog", "JobFacts", "JobRef", "fetch_job", "parse_job_ref"]
 
 _VALID = {
-    "slurm": re.compile(r"^\d{1,12}(?:_\d{1,9})?$"),
+    # ASCII digits only (Python's \d takes "１２３" and "٣٤"), and never 0 (`scontrol show job 0` lists every job)
+    "slurm": re.compile(r"^[1-9][0-9]{0,11}(?:_[0-9]{1,9})?$"),
     "paths": re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"),
     "ray": re.compile(r"^(?:raysubmit_[A-Za-z0-9]{1,64}|[A-Za-z0-9_-]{1,128})$"),
     "kubernetes": re.compile(r"^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?/[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?$"),
@@ -39,7 +40,7 @@ def parse_job_ref(text: str, config: Config) -> JobRef:
     first, _, rest = raw.partition("/")
     if rest and first in config.clusters:
         name, job_id = first, rest
-    elif rest and not first.isdigit() and "/" in rest and first not in config.clusters:
+    elif rest and not (first.isascii() and first.isdigit()) and "/" in rest and first not in config.clusters:
         raise FetchError("unknown_cluster", f"no cluster named {first!r}; configured: {', '.join(config.clusters)}")
     else:
         name, job_id = next(iter(config.clusters)), raw

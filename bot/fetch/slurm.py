@@ -7,6 +7,7 @@ the job id has been validated before it gets here.
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import re
 import subprocess
@@ -20,6 +21,7 @@ from bot.config import SlurmCluster, seconds
 from bot.fetch.base import (Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef, copy_tail_of_file,
                             fair_shares, new_workdir)
 
+log = logging.getLogger("denpex.fetch")
 _KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_/:]*)=")
 _PATTERN = re.compile(r"%(\d*)([%AajJxNutsn])")
 SACCT_FIELDS = "JobID,JobName,State,ExitCode,NodeList,Start,End,Elapsed,User,WorkDir,Reason"
@@ -108,7 +110,10 @@ def _scontrol(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -
 def _sacct(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> list[dict[str, str]] | None:
     try:
         done = run([cluster.sacct, "-j", ref.job_id, "-X", "-n", "-P", "-o", SACCT_FIELDS], budget.time_left())
-    except FetchError:
+    except FetchError as exc:
+        if exc.kind == "timeout":  # accounting is slow, not silent about the job: say so, not "unknown job"
+            raise
+        log.info("sacct cannot help with job %s: %s", ref.job_id, exc)
         return None
     if done.returncode != 0 or not done.stdout.strip():
         return None
@@ -204,6 +209,15 @@ def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[
     return unique
 
 
+def _is_job(job: dict[str, str], job_id: str) -> bool:
+    """Is this scontrol/sacct/slurmrestd row the job asked for (or one of its array tasks or het components)?"""
+    base, _, task = job_id.partition("_")
+    own = job.get("JobId", "")
+    if task:
+        return own == job_id or (job.get("ArrayJobId") == base and job.get("ArrayTaskId") == task)
+    return own == base or own.startswith(base + "_") or job.get("ArrayJobId") == base or job.get("HetJobId") == base
+
+
 def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None,
                 http=None) -> FetchResult:
     run = runner or run_command
@@ -213,6 +227,10 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
         jobs = _scontrol(ref, cluster, budget, run)
         if jobs is None:
             jobs = _sacct(ref, cluster, budget, run) or []
+    strangers = [j.get("JobId", "?") for j in jobs if not _is_job(j, ref.job_id)]
+    if strangers:  # `scontrol show job 0` lists every job: never diagnose other people's jobs as this one
+        raise FetchError("invalid_id", f"Slurm answered for job {ref.job_id} with other jobs too "
+                                       f"({', '.join(strangers[:5])}): refusing to read their logs")
     if not jobs:
         raise FetchError("unknown_job", f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
                                         "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)")
