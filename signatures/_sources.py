@@ -261,29 +261,26 @@ _NOT_REGULAR = [(stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socke
                 (stat.S_ISBLK, "a block device")]
 
 
+def _cannot_open(display: str, exc: OSError) -> InputError:
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{display}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return InputError(f"{display}: is a directory")
+    if isinstance(exc, PermissionError):
+        return InputError(f"{display}: permission denied")
+    return InputError(f"{display}: cannot open: {exc.strerror}")
+
+
 def _open_file(path: Path, display: str, budget: Budget) -> Iterator[Source]:
     try:
         mode = os.stat(path).st_mode  # before open(): opening a FIFO blocks until someone writes to it
-    except FileNotFoundError:
-        raise InputError(f"{display}: no such file") from None
-    except PermissionError:
-        raise InputError(f"{display}: permission denied") from None
-    except OSError as exc:
-        raise InputError(f"{display}: cannot open: {exc.strerror}") from None
-    for test, what in _NOT_REGULAR:
-        if test(mode):
-            raise InputError(f"{display}: is {what}, not a file: save the log to a file, or pipe it to "
-                             "`denpex diagnose -`")
-    try:
+        for test, what in _NOT_REGULAR:
+            if test(mode):
+                raise InputError(f"{display}: is {what}, not a file: save the log to a file, or pipe it to "
+                                 "`denpex diagnose -`")
         fh = open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(f"{display}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{display}: is a directory") from None
-    except PermissionError:
-        raise InputError(f"{display}: permission denied") from None
     except OSError as exc:
-        raise InputError(f"{display}: cannot open: {exc.strerror}") from None
+        raise _cannot_open(display, exc) from None
     with fh:
         size = os.fstat(fh.fileno()).st_size
         if size > budget.max_input_bytes:
