@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import httpx
 from slack_bolt import App, BoltResponse
@@ -13,12 +14,13 @@ import signatures
 
 from bot.fetch import FetchError, parse_job_ref
 from bot.followups import FollowUps
+from bot.inbox import MAX_ATTEMPTS, Inbox
 from bot.metrics import Metrics
 from bot.render import ACK, CHECKLIST, FIX, FIX_VIEW, MORE, NOT_THIS, status_message
 from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
 from bot.settings import Settings
 from bot.slack_client import DenpexWebClient
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger("denpex.bot")
 
@@ -58,8 +60,9 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
     site's extra_dirs), shared by the answers, the follow-ups and the health endpoints."""
     http = http or httpx.Client(timeout=httpx.Timeout(settings.config.bot.download_timeout_seconds, connect=10))
     metrics = Metrics()
+    inbox = Inbox(store, settings.config.bot.request_lease_seconds)
     matcher = matcher or signatures.cached_matcher([signatures.LIBRARY_DIR, *settings.config.signatures.extra_dirs])
-    responder = Responder(settings, store, http, matcher, metrics)
+    responder = Responder(settings, store, http, matcher, metrics, inbox)
     app = App(client=web_client(settings, metrics), signing_secret=settings.signing_secret,
               request_verification_enabled=settings.signing_secret is not None,
               process_before_response=False, ignoring_self_events_enabled=True)
@@ -72,108 +75,162 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
 
     @app.middleware
     def once_per_event(body: dict, next, logger) -> BoltResponse | None:
-        """Slack retries events it thinks were lost: answer each event id once, even across restarts."""
+        """Slack retries events it thinks were lost: accept each event id once (durably, before the ack),
+        answer its retries with a bare 200, even across restarts and processes."""
         event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        if event_id and not store.first_time(f"event:{event_id}"):
-            logger.info("event %s already handled: acknowledging the retry", event_id)
+        if event_id and not inbox.accept(f"event:{event_id}", "event", body):
+            logger.info("event %s already accepted: acknowledging the retry", event_id)
             return BoltResponse(status=200, body="")
         return next()
 
     followups = FollowUps(settings.config, store, app.client, matcher=matcher, metrics=metrics)
     followups.on_final = lambda incident_id: responder.refresh(app.client, incident_id)
+    followups.also_every_tick = inbox.tick
 
-    @app.command("/denpex")
-    def on_command(ack, body, client):
-        text = (body.get("text") or "").strip()
-        verb, _, rest = text.partition(" ")
-        verb = verb.lower()
-        if verb == "status":
-            ack(text=status_message(store.open_incidents(body["channel_id"])))
-            return
-        if verb in ("", "help") or verb not in ("diagnose",):
-            ack(text=HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}")
-            return
-        rest = rest.strip()
+    def diagnose_command(body: dict, ack, client, key: str | None) -> bool:
+        """`/denpex diagnose …`; True when the work was handed to the responder (which finishes `key`)."""
+        rest = (body.get("text") or "").strip().partition(" ")[2].strip()
         if not rest:
             ack(text="Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log "
                      "file in the channel.")
-            return
+            return False
+        user = body.get("user_id", "")
+        target = Target(body["channel_id"], None, user, key)
         if JOB_REF.match(rest):
             try:
                 ref = parse_job_ref(rest, settings.config)
             except FetchError as exc:
                 ack(text=f":warning: {exc}")
-                return
-            user = body.get("user_id", "")
+                return False
             if not responder.allowed(client, user, ref.cluster):
                 log.warning("denied: user %s may not fetch job %s from cluster %s", user, ref.job_id, ref.cluster)
                 ack(text=f":no_entry: You may not fetch jobs from cluster `{ref.cluster}`. Ask whoever runs denpex to "
                          "add you (or one of your user groups) to that cluster's `allow` list.")
-                return
+                return False
             ack()
-            responder.diagnose_job(client, Target(body["channel_id"], None, user), ref)
-            return
+            responder.diagnose_job(client, target, ref)
+            return True
         if not looks_like_a_paste(rest):
             ack(text=f":warning: `{rest[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
                      "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the "
                      "log's lines after `/denpex diagnose`, or drop the log file in the channel.")
-            return
+            return False
         ack()
         notes = []
         if len(body.get("text") or "") >= SLASH_TEXT_LIMIT - TRUNCATION_MARGIN:
             notes.append(":scissors: Slack cuts slash-command text at 4,000 characters and this paste reached "
                          "that: the log is probably truncated. Upload the log as a file for a full diagnosis.")
-        responder.diagnose_text(client, Target(body["channel_id"], None, body.get("user_id")),
-                                FENCE.sub("", rest).strip("\n"), notes)
+        responder.diagnose_text(client, target, FENCE.sub("", rest).strip("\n"), notes)
+        return True
 
-    def answer_file(client, file_id: str, channel: str, thread_ts: str | None, user: str | None, info: dict):
+    @app.command("/denpex")
+    def on_command(ack, body, client):
+        verb = (body.get("text") or "").strip().partition(" ")[0].lower()
+        if verb == "status":
+            ack(text=status_message(store.open_incidents(body["channel_id"])))
+            return
+        if verb != "diagnose":
+            ack(text=HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}")
+            return
+        key = f"command:{body.get('trigger_id') or body.get('channel_id', '') + ':' + str(time.time())}"
+        inbox.accept(key, "command", body)  # recorded before the ack; a slash command is never retried
+        if not diagnose_command(body, ack, client, key):
+            inbox.done(key)
+
+    def answer_file(client, key: str | None, file_id: str, channel: str, thread_ts: str | None, user: str | None,
+                    info: dict) -> bool:
         if not looks_like_log_file(info):
-            return
-        if not store.first_time(f"file:{file_id}"):  # file_shared and message/file_share: one upload, one answer
-            return
-        responder.diagnose_file(client, Target(channel, thread_ts, user), file_id)
+            return False
+        # file_shared and message/file_share: one upload, one answer (the same request may claim it again)
+        if not store_first_time(f"file:{file_id}", key):
+            return False
+        responder.diagnose_file(client, Target(channel, thread_ts, user, key), file_id)
+        return True
 
-    @app.event({"type": "message", "subtype": "file_share"})
-    def on_file_message(event, client):
-        thread_ts = event.get("thread_ts") or event.get("ts")
-        for f in event.get("files", []):
-            answer_file(client, f["id"], event["channel"], thread_ts, event.get("user"), f)
+    def store_first_time(claim: str, key: str | None) -> bool:
+        try:
+            return store.first_time(claim, owner=key)
+        except StoreError as exc:
+            log.error("cannot record %s: %s; answering anyway", claim, exc)
+            return True
 
-    @app.event("file_shared")
-    def on_file_shared(event, client, logger):
-        file_id = event.get("file_id") or (event.get("file") or {}).get("id")
-        if not file_id:
-            logger.warning("file_shared event without a file id: ignored")
-            return
-        info = client.files_info(file=file_id)["file"]
-        channel = event.get("channel_id")
-        shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
-        share = (shares.get(channel) or [{}])[0]
-        answer_file(client, file_id, channel, share.get("thread_ts") or share.get("ts"), event.get("user_id"), info)
+    def route_event(event: dict, client, key: str | None) -> bool:
+        """What an event asks for; True when the work was handed to the responder (which finishes `key`)."""
+        kind, subtype = event.get("type"), event.get("subtype")
+        if kind == "message" and subtype == "file_share":
+            thread_ts = event.get("thread_ts") or event.get("ts")
+            handed = False
+            for f in event.get("files", []):  # the request is finished with the first file's answer
+                if answer_file(client, None if handed else key, f["id"], event["channel"], thread_ts,
+                               event.get("user"), f):
+                    handed = True
+            return handed
+        if kind == "file_shared":
+            file_id = event.get("file_id") or (event.get("file") or {}).get("id")
+            if not file_id:
+                log.warning("file_shared event without a file id: ignored")
+                return False
+            info = client.files_info(file=file_id)["file"]
+            channel = event.get("channel_id")
+            shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
+            share = (shares.get(channel) or [{}])[0]
+            return answer_file(client, key, file_id, channel, share.get("thread_ts") or share.get("ts"),
+                               event.get("user_id"), info)
+        if kind == "app_mention":
+            return on_mention(event, client, key)
+        return False  # plain messages are not for the bot
 
-    @app.event("message")
-    def on_other_message(event):
-        """Plain messages are not for the bot; handled so Bolt does not warn about them."""
-
-    @app.event("app_mention")
-    def on_mention(event, client):
+    def on_mention(event: dict, client, key: str | None) -> bool:
         channel = event["channel"]
         thread_ts = event.get("thread_ts") or event["ts"]
-        target = Target(channel, thread_ts, event.get("user"))
+        target = Target(channel, thread_ts, event.get("user"), key)
         text = FENCE.sub("", MENTION.sub("", event.get("text") or "")).strip("\n ")
         if len(text.splitlines()) >= 2 or len(text) >= 80:
             responder.diagnose_text(client, target, text, [])
-            return
+            return True
         files = [f for f in event.get("files", []) if looks_like_log_file(f)]
         if not files and event.get("thread_ts"):
             parent = client.conversations_replies(channel=channel, ts=event["thread_ts"], limit=1)["messages"][0]
             files = [f for f in parent.get("files", []) if looks_like_log_file(f)]
         if files:
             responder.diagnose_file(client, target, files[0]["id"])
-            return
+            return True
         client.chat_postMessage(channel=channel, thread_ts=thread_ts,
                                 text="Paste a log after the mention, or mention me in the thread of a message "
                                      "that has a log file.\n\n" + HELP)
+        return False
+
+    def on_event(body, client):
+        key = f"event:{body['event_id']}" if body.get("event_id") else None
+        handed = False
+        try:
+            handed = route_event(body.get("event") or {}, client, key)
+        finally:
+            if not handed:
+                inbox.done(key)
+
+    for matcher_ in ({"type": "message", "subtype": "file_share"}, "file_shared", "message", "app_mention"):
+        app.event(matcher_)(on_event)
+
+    def resume(row: dict) -> None:
+        """A request another process accepted and never finished (killed, or stopped mid-way): finish it here."""
+        key, body = row["key"], row["body"]
+        if row["attempts"] > MAX_ATTEMPTS:
+            log.error("request %s failed %d times: giving up", key, row["attempts"] - 1)
+            responder.give_up(app.client, row)
+            inbox.done(key, "gave_up")
+            return
+        handed = False
+        try:
+            if row["kind"] == "event":
+                handed = route_event(body.get("event") or {}, app.client, key)
+            elif row["kind"] == "command":
+                handed = diagnose_command(body, lambda **_: None, app.client, key)
+        finally:
+            if not handed:
+                inbox.done(key)
+
+    inbox.resume = resume
 
     @app.action(ACK)
     @app.action(FIX)
@@ -204,4 +261,5 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
     app.responder = responder  # for tests and the health check
     app.followups = followups
     app.metrics = metrics
+    app.inbox = inbox
     return app

@@ -233,6 +233,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"):
+        # held in settings now: Bolt would read the token from the environment again (and warn), and the
+        # scheduler commands the bot runs (scontrol, sacct) have no business inheriting them
+        os.environ.pop(name, None)
     try:
         store = Store(settings.db_path)
     except Exception as exc:  # unreadable, not a database, newer schema
@@ -246,12 +250,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.followups.start()  # re-checks after "Fix applied"; overdue ones run now
     try:
         if args.http:
-            serve_http(app, store, args.host, args.port, on_stop=app.followups.stop)
+            serve_http(app, store, args.host, args.port, on_stop=app.followups.stop,
+                       signing_secret=settings.signing_secret, connection_limit=settings.config.bot.connection_limit,
+                       channel_timeout=settings.config.bot.channel_timeout_seconds)
         else:
             serve_socket_mode(app, store, settings.app_token, args.health_port, on_stop=app.followups.stop)
     finally:
         app.followups.stop()
-        app.responder.close(settings.config.bot.shutdown_grace_seconds)
+        app.responder.close(settings.config.bot.shutdown_grace_seconds, app.client)
     return EXIT_OK
 
 

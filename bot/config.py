@@ -44,6 +44,9 @@ class BotSection(_Section):
     progress_interval_seconds: float = Field(3.0, ge=0.5)
     max_concurrent_diagnoses: int = Field(4, ge=1, le=64)
     shutdown_grace_seconds: float = Field(25.0, ge=0, le=600)
+    request_lease_seconds: float = Field(60.0, ge=1, le=3600)
+    connection_limit: int = Field(1000, ge=10, le=100000)
+    channel_timeout_seconds: float = Field(15.0, gt=0, le=600)
 
 
 class InputsSection(_Section):

@@ -21,6 +21,7 @@ from typing import Callable
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 import signatures
 from bot.config import Config, seconds
@@ -113,6 +114,9 @@ class FollowUps:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.scheduler: BackgroundScheduler | None = None
         self.on_final: Callable[[int], None] | None = None  # re-render the incident's message
+        self.also_every_tick: Callable[[], None] | None = None  # other periodic work (requests to resume)
+        self.last_tick: float | None = None
+        self.started_at = time.time()
 
     # -- scheduling ---------------------------------------------------------------
 
@@ -126,6 +130,7 @@ class FollowUps:
         return fid, first, interval, window
 
     def start(self) -> None:
+        self.started_at = time.time()
         self.scheduler = BackgroundScheduler(daemon=True)
         # the first tick runs at once: checks that fell due while the bot was down run now, once
         self.scheduler.add_job(self.tick, "interval", seconds=self.config.followups.tick_seconds,
@@ -137,8 +142,20 @@ class FollowUps:
         """Stop ticking (idempotent): called first on SIGTERM, so no check starts during shutdown."""
         if self.scheduler and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+            log.info("follow-up ticker stopped")
 
     def tick(self) -> None:
+        log.debug("follow-up tick runs")
+        self.last_tick = time.time()
+        if self.also_every_tick:
+            try:
+                self.also_every_tick()
+            except Exception:
+                log.exception("periodic work failed")
+        try:
+            self.deliver()  # announcements left unposted by a process that stopped
+        except Exception:
+            log.exception("delivering announcements failed")
         now = time.time()
         due = self.store.due_followups(now)
         self.metrics.followups_due.set(len(due))
@@ -162,11 +179,18 @@ class FollowUps:
             verdict = Verdict(INCONCLUSIVE, f"the watch window ended; last seen: {verdict.detail}", verdict.report)
             final = True
         next_at = None if final else now + fu["interval_s"]
-        if not self.store.record_check(fid, self.owner, verdict.verdict, verdict.detail, verdict.report, next_at):
+        text = self._announcement(fu, verdict, first_check=fu["checks"] == 0)
+        thread = incident.thread_ts or incident.message_ts
+        outbox = self.store.record_check(fid, self.owner, verdict.verdict, verdict.detail, verdict.report, next_at,
+                                         (incident.channel, thread, text) if text else None)
+        if outbox is False:
             log.warning("follow-up %s: lease lost to another process; not announcing", fid)
             return verdict
         self.metrics.followup_verdicts.labels(verdict.verdict).inc()
-        self._announce(fu, incident, verdict, first_check=fu["checks"] == 0)
+        if text:
+            self.deliver(only=outbox)
+        if verdict.verdict != NOT_YET and self.on_final:
+            self.on_final(incident.id)
         return verdict
 
     def _verdict(self, fu: dict, incident) -> Verdict:
@@ -185,10 +209,10 @@ class FollowUps:
             fetched.cleanup()
         return judge(incident.report, rerun, fetched.facts, self.matcher.library)
 
-    def _announce(self, fu: dict, incident, verdict: Verdict, first_check: bool) -> None:
-        thread = incident.thread_ts or incident.message_ts
+    def _announcement(self, fu: dict, verdict: Verdict, first_check: bool) -> str | None:
+        """What to post in the thread, or None ("still running" is said once, not at every check)."""
         if verdict.verdict == NOT_YET and not first_check:
-            return  # "still running" is said once, not at every check
+            return None
         icon = {GONE: ":white_check_mark:", BACK: ":x:", NOT_YET: ":hourglass_flowing_sand:",
                 INCONCLUSIVE: ":hourglass:"}[verdict.verdict]
         headline = {GONE: "Gone", BACK: "Back", NOT_YET: "Not yet", INCONCLUSIVE: "Inconclusive"}[verdict.verdict]
@@ -196,8 +220,28 @@ class FollowUps:
         text = f"{icon} *{headline}* — rerun `{fu['job']}`: {verdict.detail}.{mention}"
         if verdict.verdict == NOT_YET:
             text += " I'll keep checking."
-        self.client.chat_postMessage(channel=incident.channel, thread_ts=thread, text=redact(text))
-        if verdict.verdict != NOT_YET and self.on_final:
-            self.on_final(incident.id)
+        return redact(text)
 
+    def deliver(self, only: int | None = None) -> None:
+        """Post pending announcements, each exactly once: an attempt that may have reached Slack before its
+        process stopped is looked up in the thread before it is posted again."""
+        for row in self.store.claim_outbox(self.owner, self.config.followups.lease_seconds, only):
+            try:
+                posted = self._already_posted(row) if row["attempts"] > 0 else None
+                if posted is None:
+                    posted = self.client.chat_postMessage(channel=row["channel"], thread_ts=row["thread_ts"],
+                                                          text=row["text"])["ts"]
+            except SlackApiError as exc:
+                error = exc.response.get("error")
+                log.warning("announcement %s not posted: %s", row["id"], error)
+                if error in ("channel_not_found", "is_archived", "not_in_channel", "thread_not_found"):
+                    self.store.outbox_sent(row["id"], None, error)  # will never succeed: stop trying
+                continue
+            self.store.outbox_sent(row["id"], posted)
 
+    def _already_posted(self, row: dict) -> str | None:
+        replies = self.client.conversations_replies(channel=row["channel"], ts=row["thread_ts"], limit=200)
+        for message in replies.get("messages", []):
+            if message.get("bot_id") and message.get("text") == row["text"]:
+                return message["ts"]
+        return None

@@ -54,3 +54,5 @@ def setup_logging(level: str = "INFO", fmt: str = "text") -> None:
     root.setLevel(level)
     # Bolt logs the whole body of a request it refuses at INFO/DEBUG (pasted logs, secrets and all)
     logging.getLogger("slack_bolt").setLevel(max(logging.WARNING, root.level))
+    # APScheduler says "Running job … executed successfully" at every tick
+    logging.getLogger("apscheduler").setLevel(max(logging.WARNING, root.level))

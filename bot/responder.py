@@ -25,7 +25,8 @@ from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagn
                         fix_modal, notice_message, progress_message, queued_message)
 from bot.settings import Settings
 from bot.slack_files import DownloadError, download, human_size
-from bot.store import Store
+from bot.inbox import Inbox
+from bot.store import Store, StoreError
 from bot.work import Task, WorkQueue
 
 log = logging.getLogger("denpex.bot")
@@ -47,16 +48,18 @@ def looks_like_log_file(info: dict) -> bool:
 
 @dataclass
 class Target:
-    """Where the answer goes."""
+    """Where the answer goes, and the request it answers (finished when the answer is posted)."""
     channel: str
     thread_ts: str | None
     user: str | None
+    request: str | None = None
 
 
 class Responder:
     def __init__(self, settings: Settings, store: Store, http: httpx.Client, matcher: signatures.Matcher,
-                 metrics: Metrics):
+                 metrics: Metrics, inbox: Inbox):
         self.settings = settings
+        self.inbox = inbox
         self.store = store
         self.http = http
         self.matcher = matcher
@@ -65,13 +68,22 @@ class Responder:
         self.heavy = WorkQueue(settings.config.bot.max_concurrent_diagnoses, metrics, "diagnose")
         self.quick = WorkQueue(2, metrics, "paste")
 
-    def close(self, grace: float) -> None:
-        """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers."""
+    def close(self, grace: float, client: WebClient | None = None) -> None:
+        """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers. What is
+        left (never started, or still running) is handed to the next process, which answers in the same message."""
         deadline = time.monotonic() + grace
         left = self.quick.close(grace)
         left += self.heavy.close(max(0.0, deadline - time.monotonic()))
+        left += self.quick.unfinished() + self.heavy.unfinished()
+        self.inbox.handed_over([t.key for t in left if t.key])
         for task in left:
-            log.warning("%s was queued at shutdown and not started", task.name)
+            log.warning("%s was not finished at shutdown: handed to the next start", task.name)
+            if client and task.message:
+                try:
+                    client.chat_update(channel=task.message[0], ts=task.message[1], **_kw(notice_message(
+                        ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back.")))
+                except SlackApiError as exc:
+                    log.warning("could not say so in Slack: %s", exc.response.get("error"))
 
     # -- diagnoses --------------------------------------------------------------
 
@@ -152,7 +164,7 @@ class Responder:
         def scan(progress):
             progress.phase("Downloading")
             try:
-                got = download(self.http, url, self.settings.bot_token, self.settings.token_hosts, limit,
+                got = download(self.http, url, self.settings.bot_token, self.settings.token_origins, limit,
                                on_bytes=progress.at)
             except DownloadError:
                 self.metrics.downloads.labels("refused").inc()
@@ -192,16 +204,8 @@ class Responder:
             ahead = queue.ahead()
             first = progress_message(source, 0, total) if ahead is None else \
                 queued_message(source, ahead, queue.workers)
-            try:
-                posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(first))
-            except SlackApiError as exc:
-                if exc.response.get("error") not in ("thread_not_found", "invalid_thread_ts") or not target.thread_ts:
-                    raise
-                # the message we were asked about is gone: answer in the channel instead
-                target = Target(target.channel, None, target.user)
-                posted = client.chat_postMessage(channel=target.channel, **_kw(first))
-            ts = posted["ts"]
-            channel = posted.get("channel", target.channel)
+            channel, ts, target = self._first_message(client, target, first)
+            self.inbox.answering(target.request, channel, ts)
 
             def started() -> None:
                 if ahead is not None:  # it said "queued": say it has started
@@ -215,14 +219,43 @@ class Responder:
                     if cleanup:
                         cleanup()
 
-            queue.submit(Task(f"diagnosis of {source}", work, started))
+            queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
             submitted = True
         finally:
-            if not submitted and cleanup:
-                cleanup()
+            if not submitted:
+                if cleanup:
+                    cleanup()
+                self.inbox.done(target.request)
+
+    def _first_message(self, client: WebClient, target: Target, first: tuple[str, list[dict]]) -> tuple:
+        """Post the first visible sign of work, or reuse the one an earlier (stopped) process posted."""
+        earlier = self.store.request(target.request) if target.request else None
+        if earlier and earlier.get("answer_ts"):
+            try:
+                client.chat_update(channel=earlier["answer_channel"], ts=earlier["answer_ts"], **_kw(first))
+                return earlier["answer_channel"], earlier["answer_ts"], target
+            except SlackApiError as exc:
+                log.warning("cannot reuse the message of request %s: %s", target.request, exc.response.get("error"))
+        try:
+            posted = client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(first))
+        except SlackApiError as exc:
+            if exc.response.get("error") not in ("thread_not_found", "invalid_thread_ts") or not target.thread_ts:
+                raise
+            # the message we were asked about is gone: answer in the channel instead
+            target = Target(target.channel, None, target.user, target.request)
+            posted = client.chat_postMessage(channel=target.channel, **_kw(first))
+        return posted.get("channel", target.channel), posted["ts"], target
 
     def _diagnose(self, client: WebClient, target: Target, channel: str, ts: str, source: str, total: int | None,
                   scan, fingerprint, notes: list[str], expected: tuple, job: str | None) -> None:
+        try:
+            self._diagnose_into(client, target, channel, ts, source, total, scan, fingerprint, notes, expected, job)
+        finally:  # answered (or told why not): a process that dies before this line leaves it to the next
+            self.inbox.done(target.request)
+
+    def _diagnose_into(self, client: WebClient, target: Target, channel: str, ts: str, source: str,
+                       total: int | None, scan, fingerprint, notes: list[str], expected: tuple,
+                       job: str | None) -> None:
         interval = self.settings.config.bot.progress_interval_seconds
         progress = _Progress(lambda done, verb: client.chat_update(
             channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))), interval)
@@ -250,14 +283,34 @@ class Responder:
         outcome = "diagnosed" if top else ("unrecognised" if report.get("unrecognised") else "healthy")
         self.metrics.diagnoses.labels(top["class"] if top else "", outcome).inc()
         fp = fingerprint() if callable(fingerprint) else fingerprint
+        existing = self.store.find_incident(fp)
+        if existing and (existing.channel, existing.message_ts) == (channel, ts):
+            self.refresh(client, existing.id)  # an earlier process recorded it, then stopped before posting
+            return
         if callable(fingerprint) and self._link_existing(client, target, fp, (channel, ts)):
             return  # the same content was diagnosed before: the progress message now links there
-        incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user, job)
+        try:
+            incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user,
+                                                   job)
+        except StoreError as exc:
+            title = f"{top['title']}: " if top else ""
+            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
+                f":warning: I could not record this incident: {exc}. {title}"
+                f"{(top or {}).get('summary', outcome)}\nButtons and follow-ups need the database: ask again once "
+                "it is fixed.")))
+            return
         log.info("diagnosed %s: %s", source, top["signature"] if top else outcome,
                  extra={"incident_id": incident_id, "outcome": outcome, "signature": top["signature"] if top else None,
                         "seconds": round(seconds, 3), "bytes": report["stats"].get("bytes", 0)})
         state = MessageState(incident_id, source, notes=notes)
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
+
+    def give_up(self, client: WebClient, request: dict) -> None:
+        """A request whose process died again and again while working on it (a file that crashes the bot)."""
+        if request.get("answer_ts"):
+            client.chat_update(channel=request["answer_channel"], ts=request["answer_ts"], **_kw(notice_message(
+                ":x: I could not diagnose this: the bot stopped several times while working on it. Run "
+                "`denpex diagnose` on it locally, and tell whoever runs denpex.")))
 
     def _link_existing(self, client: WebClient, target: Target, fingerprint: str, replace: tuple | None) -> bool:
         """The same job or content was diagnosed before: point at that incident's thread instead."""
@@ -318,7 +371,7 @@ class Responder:
 
     def _followup_lines(self, incident_id: int) -> list[str]:
         lines = []
-        for fu in self.store.db["followups"].rows_where("incident_id = ?", [incident_id], order_by="id"):
+        for fu in self.store.followups_of(incident_id):
             if fu["status"] == "scheduled" and not fu["verdict"]:
                 lines.append(f":mag: Watching rerun `{fu['job']}` (fix by <@{fu['requested_by']}>)")
             else:

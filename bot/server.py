@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import signal
@@ -15,6 +17,7 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.context import BoltContext
 from slack_bolt.request.internals import build_context
+from slack_sdk.signature import SignatureVerifier
 
 from bot.metrics import CONTENT_TYPE_LATEST
 from bot.store import Store
@@ -62,16 +65,22 @@ def timed_dispatch(app: App, request: BoltRequest) -> BoltResponse:
 class Handler(SlackRequestHandler):
     """Bolt's WSGI handler, plus the form-body repair, a health endpoint and the metrics."""
 
-    def __init__(self, app: App, store: Store):
+    def __init__(self, app: App, store: Store, signing_secret: str | None = None):
         super().__init__(app, path=EVENTS_PATH)
         self.store = store
+        self.verifier = _RawSignatureVerifier(signing_secret) if signing_secret else None
 
     def dispatch(self, request: WsgiHttpRequest):
+        raw = _raw_body(request.environ)
+        headers = request.get_headers()
+        # the signature first, on the raw bytes: nothing an unsigned sender wrote is parsed (or logged)
+        if self.verifier and not self.verifier.is_valid_request(raw, headers):
+            self.app.metrics.requests.labels("other", "401").inc()
+            return BoltResponse(status=401, body="invalid request signature")
         try:
-            bolt_request = BoltRequest(body=request.get_body(), query=request.query_string,
-                                       headers=request.get_headers())
+            bolt_request = BoltRequest(body=raw.decode("utf-8"), query=request.query_string, headers=headers)
         except ValueError as exc:  # not UTF-8, not JSON, a broken payload field: refuse it, keep serving
-            log.warning("malformed request body refused: %s", exc)
+            log.warning("malformed request body refused: %s", type(exc).__name__)
             self.app.metrics.requests.labels("other", "400").inc()
             return BoltResponse(status=400, body="malformed request body")
         return timed_dispatch(self.app, repair_form_body(bolt_request))
@@ -79,10 +88,27 @@ class Handler(SlackRequestHandler):
     def __call__(self, environ, start_response):
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
             if environ.get("PATH_INFO") == HEALTH_PATH:
-                return health_response(self.store, start_response)
+                return health_response(self.app, self.store, start_response)
             if environ.get("PATH_INFO") == METRICS_PATH:
                 return metrics_response(self.app, start_response)
         return super().__call__(environ, start_response)
+
+
+class _RawSignatureVerifier(SignatureVerifier):
+    """Slack's check (timestamp window included), over the body's bytes as sent: a body that is not
+    UTF-8 is still verified, so its sender learns 400 (signed, malformed) or 401 (not signed)."""
+
+    def generate_signature(self, *, timestamp: str, body: str | bytes) -> str | None:
+        if timestamp is None:
+            return None
+        raw = body if isinstance(body, bytes) else (body or "").encode()
+        digest = hmac.new(self.signing_secret.encode(), b"v0:" + timestamp.encode() + b":" + raw, hashlib.sha256)
+        return "v0=" + digest.hexdigest()
+
+
+def _raw_body(environ) -> bytes:
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    return environ["wsgi.input"].read(length) if length and "wsgi.input" in environ else b""
 
 
 def metrics_response(app: App, start_response):
@@ -91,13 +117,25 @@ def metrics_response(app: App, start_response):
     return [body]
 
 
-def health_response(store: Store, start_response, extra: dict | None = None):
-    try:
-        ok = store.ping()
-    except Exception:  # the database went away: not ready
-        ok = False
-    status = {"ok": ok, **(extra or {})}
+def health_state(app: App, store: Store) -> dict:
+    """From state, never by queueing behind a writer: the last database write's outcome and whether the
+    follow-up ticker is keeping up (no tick for three intervals means follow-ups and resumed work stall)."""
+    problem = store.problem
+    status = {"ok": problem is None, "database": problem or "ok"}
+    followups = getattr(app, "followups", None)
+    if followups is not None and followups.scheduler is not None:
+        interval = followups.config.followups.tick_seconds
+        since = time.time() - (followups.last_tick or followups.started_at)
+        behind = since > 3 * interval + 5
+        status["followups"] = f"behind: no tick for {since:.0f} s" if behind else "ok"
+        status["ok"] = status["ok"] and not behind
+    return status
+
+
+def health_response(app: App, store: Store, start_response, extra: dict | None = None):
+    status = {**health_state(app, store), **(extra or {})}
     ok = all(v for k, v in status.items() if isinstance(v, bool))
+    status["ok"] = ok
     body = json.dumps(status).encode()
     start_response("200 OK" if ok else "503 Service Unavailable",
                    [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
@@ -105,14 +143,18 @@ def health_response(store: Store, start_response, extra: dict | None = None):
 
 
 def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
-               on_stop: Callable[[], None] = lambda: None) -> None:
+               on_stop: Callable[[], None] = lambda: None, signing_secret: str | None = None,
+               connection_limit: int = 1000, channel_timeout: float = 15.0) -> None:
     """Serve until SIGTERM/SIGINT, then shut down in a bounded time: `on_stop` first (no new background
     work), stop accepting, let requests already in flight get their answer (Slack retries an event it
     never got a 200 for), then drop idle keep-alive connections, which waitress alone would hold open."""
     from waitress import create_server
 
-    server = create_server(Handler(app, store), host=host, port=port, threads=threads, ident="denpex",
-                           max_request_body_size=10 << 20)
+    _allow_open_files(connection_limit + 64)
+    # slow or idle clients are dropped after channel_timeout, and many of them cannot crowd Slack out
+    server = create_server(Handler(app, store, signing_secret), host=host, port=port, threads=threads,
+                           ident="denpex", max_request_body_size=10 << 20, connection_limit=connection_limit,
+                           channel_timeout=channel_timeout, cleanup_interval=max(1, int(channel_timeout // 3)))
     stopping = threading.Event()
     _stop_on_signals(stopping.set)
     log.info("denpex listening on http://%s:%s%s (health: %s)", host, server.effective_port, EVENTS_PATH, HEALTH_PATH)
@@ -164,7 +206,7 @@ def _health_server(app: App, store: Store, port: int, extra) -> None:
 
     def wsgi(environ, start_response):
         if environ.get("PATH_INFO") == HEALTH_PATH:
-            return health_response(store, start_response, extra())
+            return health_response(app, store, start_response, extra())
         if environ.get("PATH_INFO") == METRICS_PATH:
             return metrics_response(app, start_response)
         start_response("404 Not Found", [("Content-Type", "text/plain")])
@@ -172,6 +214,17 @@ def _health_server(app: App, store: Store, port: int, extra) -> None:
 
     server = create_server(wsgi, host="0.0.0.0", port=port, threads=1, ident="denpex-health")
     threading.Thread(target=server.run, daemon=True, name="health").start()
+
+
+def _allow_open_files(wanted: int) -> None:
+    """Each connection is a file descriptor: raise the soft limit toward `wanted` (never past the hard one)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        log.info("open-file limit raised from %d to %d for %d connections", soft, target, wanted)
 
 
 def _stop_on_signals(stop) -> None:

@@ -34,9 +34,12 @@ class Settings:
         return urlparse(self.api_url).hostname or ""
 
     @property
-    def token_hosts(self) -> set[str]:
-        """Hosts the bot token may be sent to: the Web API's and Slack's file hosts."""
-        return {self.api_host, *self.config.bot.file_hosts}
+    def token_origins(self) -> set[tuple[str, str, int]]:
+        """Where the bot token may be sent: the Web API's exact scheme, host and port, and Slack's file hosts
+        over https on 443."""
+        from bot.slack_files import origin
+
+        return {origin(self.api_url), *(("https", host, 443) for host in self.config.bot.file_hosts)}
 
 
 def _require(env: dict, name: str, prefix: str, what: str) -> str:

@@ -35,34 +35,43 @@ class Downloaded:
         self.path.unlink(missing_ok=True)
 
 
-def check_url(url: str, token_hosts: set[str]) -> None:
+def origin(url: str) -> tuple[str, str, int]:
+    """(scheme, host, port) with the scheme's default port filled in: what the token may be sent to."""
     parsed = urlparse(url)
-    host = parsed.hostname or ""
-    if parsed.scheme not in ("https", "http") or host not in token_hosts:
-        raise DownloadError(f"I won't fetch that file: its address is on `{host or url}`, not one of Slack's file "
-                            "hosts, and I only send my token to Slack.")
-    if parsed.scheme == "http" and host not in ("127.0.0.1", "localhost", "::1"):
+    try:
+        port = parsed.port
+    except ValueError:
+        port = -1  # not a port: matches no origin
+    return parsed.scheme, parsed.hostname or "", port or {"https": 443, "http": 80}.get(parsed.scheme, -1)
+
+
+def check_url(url: str, token_origins: set[tuple[str, str, int]]) -> None:
+    scheme, host, port = origin(url)
+    if (scheme, host, port) not in token_origins:
+        raise DownloadError(f"I won't fetch that file: its address is on `{host or url}` (port {port}), not one of "
+                            "Slack's file hosts, and I only send my token to Slack.")
+    if scheme == "http" and host not in ("127.0.0.1", "localhost", "::1"):
         raise DownloadError(f"I won't fetch that file over plain http from `{host}`.")
 
 
-def download(client: httpx.Client, url: str, token: str, token_hosts: set[str], max_bytes: int,
+def download(client: httpx.Client, url: str, token: str, token_origins: set[str], max_bytes: int,
              directory: str | None = None, on_bytes=None) -> Downloaded:
-    """Stream `url` to a temporary file. Redirects are followed only to hosts in `token_hosts`."""
+    """Stream `url` to a temporary file. Redirects are followed only to `token_origins` (scheme, host and port)."""
     fd, name = tempfile.mkstemp(prefix="denpex-upload-", dir=directory)
     path = Path(name)
     try:
         with os.fdopen(fd, "wb") as out:
-            size = _fetch(client, url, token, token_hosts, max_bytes, out, on_bytes)
+            size = _fetch(client, url, token, token_origins, max_bytes, out, on_bytes)
     except BaseException:
         path.unlink(missing_ok=True)
         raise
     return Downloaded(path, size)
 
 
-def _fetch(client: httpx.Client, url: str, token: str, token_hosts: set[str], max_bytes: int, out,
+def _fetch(client: httpx.Client, url: str, token: str, token_origins: set[str], max_bytes: int, out,
            on_bytes) -> int:
     for _ in range(MAX_REDIRECTS + 1):
-        check_url(url, token_hosts)
+        check_url(url, token_origins)
         try:
             with client.stream("GET", url, headers={"Authorization": f"Bearer {token}"},
                                follow_redirects=False) as resp:

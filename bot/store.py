@@ -1,20 +1,75 @@
-"""The bot's state in one SQLite file (WAL): seen Slack events, incidents, every button press.
+"""The bot's state in one SQLite file (WAL): requests, incidents, every button press, follow-ups, the outbox.
 
 Schema changes are numbered migrations applied in order at start-up; the
 version is kept in `meta`. Every write commits before the caller announces it.
+
+Three connections, so that nothing on Slack's 3-second path waits behind a slow write:
+reads use their own (in WAL mode readers never wait for the writer), the small writes made
+before an ack (a request accepted, an upload claimed) use another with a 1-second busy
+timeout, and everything else writes through the main one, which logs any wait for the
+write lock longer than LOCK_WARN_SECONDS with the operation that waited.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
+import socket
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import sqlite_utils
+
+log = logging.getLogger("denpex.store")
+
+LOCK_WARN_SECONDS = 2.0
+QUICK_BUSY_MS = 1000
+
+
+class StoreError(Exception):
+    """The database refused a write (full disk, held lock, read-only file); the message says which, in words."""
+
+
+def describe(exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if "full" in text:
+        return "the database is full (no space left on its disk)"
+    if "locked" in text or "busy" in text:
+        return "the database is locked by another process"
+    if "readonly" in text:
+        return "the database is read-only"
+    return f"the database failed: {text}"
+
+
+def _process_owner() -> str:
+    """Who holds a lease: host and pid (so a restarted bot on the same host can tell its predecessor is gone),
+    and a random part (in a container the pid is the same at every start)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{os.urandom(3).hex()}"
+
+
+PROCESS_OWNER = _process_owner()
+
+
+def owner_gone(owner: str | None) -> bool:
+    """True when `owner` was a process on this host that no longer runs."""
+    host, _, rest = (owner or "").partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return int(pid) == os.getpid() and owner != PROCESS_OWNER  # our pid, an earlier process's lease
+
 
 
 def now() -> str:
@@ -50,7 +105,22 @@ def _v2(db: sqlite_utils.Database) -> None:
     db["followups"].create_index(["status", "next_at"])
 
 
-MIGRATIONS = [_v1, _v2]  # index i migrates version i to i + 1
+def _v3(db: sqlite_utils.Database) -> None:
+    """Durable work: every request from acceptance to answer, and an outbox for announcements."""
+    db["requests"].create({
+        "key": str, "kind": str, "body": str, "state": str, "answer_channel": str, "answer_ts": str,
+        "owner": str, "lease_until": float, "attempts": int, "created_at": str, "updated_at": str,
+    }, pk="key")
+    db["requests"].create_index(["state", "lease_until"])
+    db["outbox"].create({
+        "id": int, "incident_id": int, "channel": str, "thread_ts": str, "text": str, "state": str, "owner": str,
+        "lease_until": float, "attempts": int, "posted_ts": str, "error": str, "created_at": str, "sent_at": str,
+    }, pk="id")
+    db["outbox"].create_index(["state", "lease_until"])
+    db["seen"].add_column("owner", str)
+
+
+MIGRATIONS = [_v1, _v2, _v3]  # index i migrates version i to i + 1
 
 
 @dataclass
@@ -69,13 +139,22 @@ class Incident:
 class Store:
     def __init__(self, path: Path | str):
         self.path = str(path)
-        self._lock = threading.RLock()
-        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        self.db = sqlite_utils.Database(conn)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.execute("PRAGMA busy_timeout=30000")
+        self._lock = threading.RLock()        # the main writer
+        self._read_lock = threading.Lock()
+        self._quick_lock = threading.Lock()
+        self.db = self._connect(30000)
+        self.reader = self._connect(5000)
+        self.quick = self._connect(QUICK_BUSY_MS)
+        self.last_error: tuple[float, str] | None = None  # the newest failed write, until a write succeeds
         self._migrate()
+
+    def _connect(self, busy_ms: int) -> sqlite_utils.Database:
+        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_ms / 1000)
+        db = sqlite_utils.Database(conn)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute(f"PRAGMA busy_timeout={busy_ms}")
+        return db
 
     @property
     def schema_version(self) -> int:
@@ -85,7 +164,7 @@ class Store:
         return int(row[0]) if row else 0
 
     def _migrate(self) -> None:
-        with self._transaction():
+        with self._transaction("migrate"):
             if "meta" not in self.db.table_names():
                 self.db["meta"].create({"key": str, "value": str}, pk="key")
             version = self.schema_version
@@ -97,28 +176,157 @@ class Store:
             self.db["meta"].upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
 
     def ping(self) -> bool:
-        with self._lock:
-            return self.db.execute("SELECT 1").fetchone() == (1,)
+        with self._read_lock:
+            return self.reader.execute("SELECT 1").fetchone() == (1,)
+
+    @property
+    def problem(self) -> str | None:
+        """What is wrong with the database now, in words (for /healthz), from the last write's outcome."""
+        return self.last_error[1] if self.last_error else None
+
+    def _failed(self, what: str, exc: sqlite3.Error) -> StoreError:
+        reason = describe(exc)
+        self.last_error = (time.time(), reason)
+        log.error("%s: %s (%s)", what, reason, exc)
+        return StoreError(reason)
 
     @contextmanager
-    def _transaction(self):
-        """One writer at a time across threads and processes; everything inside commits or nothing does."""
+    def _transaction(self, what: str):
+        """One writer at a time across threads and processes; everything inside commits or nothing does.
+        A database error becomes a StoreError naming the problem in words."""
         with self._lock:
-            self.db.execute("BEGIN IMMEDIATE")
+            started = time.monotonic()
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise self._failed(what, exc) from None
+            changes = self.db.conn.total_changes
+            waited = time.monotonic() - started
+            if waited > LOCK_WARN_SECONDS:
+                log.warning("%s waited %.1f s for the database write lock (another process held it)", what, waited)
             try:
                 yield
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise self._failed(what, exc) from None
             except BaseException:
-                self.db.execute("ROLLBACK")
+                self._rollback()
                 raise
-            self.db.execute("COMMIT")
+            try:
+                self.db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback()
+                raise self._failed(what, exc) from None
+            if self.db.conn.total_changes != changes:  # a write went through: the database has room again
+                self.last_error = None
+
+    def _rollback(self) -> None:
+        if self.db.conn.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+            self.db.execute("ROLLBACK")
+
+    def _quick_write(self, what: str, sql: str, args: list) -> int:
+        """A one-statement write on the ack path: waits at most QUICK_BUSY_MS for the lock. Returns rowcount."""
+        with self._quick_lock:
+            try:
+                return self.quick.execute(sql, args).rowcount
+            except sqlite3.Error as exc:
+                raise self._failed(what, exc) from None
 
     # -- dedupe ---------------------------------------------------------------
 
-    def first_time(self, key: str) -> bool:
-        """Record `key`; True only for the first caller ever (across restarts and processes)."""
-        with self._lock:
-            cur = self.db.execute("INSERT OR IGNORE INTO seen (key, at) VALUES (?, ?)", [key, now()])
-            return cur.rowcount == 1
+    def first_time(self, key: str, owner: str | None = None) -> bool:
+        """Record `key`; True only for the first caller ever (across restarts and processes), or again for
+        the same `owner` (a request resumed after a restart claims its upload again)."""
+        if self._quick_write("first_time", "INSERT OR IGNORE INTO seen (key, at, owner) VALUES (?, ?, ?)",
+                             [key, now(), owner]) == 1:
+            return True
+        if owner is None:
+            return False
+        with self._read_lock:
+            row = self.reader.execute("SELECT owner FROM seen WHERE key = ?", [key]).fetchone()
+        return row is not None and row[0] == owner
+
+    # -- requests: accepted before the ack, done when answered -----------------
+
+    def accept(self, key: str, kind: str, body: dict, owner: str, lease_s: float) -> bool:
+        """Record a request before it is acknowledged. False when it was already accepted (a retry)."""
+        return self._quick_write("accept", "INSERT OR IGNORE INTO requests (key, kind, body, state, owner, lease_until, "
+                                 "attempts, created_at, updated_at) VALUES (?, ?, ?, 'accepted', ?, ?, 1, ?, ?)",
+                                 [key, kind, json.dumps(body), owner, time.time() + lease_s, now(), now()]) == 1
+
+    def request(self, key: str) -> dict | None:
+        with self._read_lock:
+            rows = list(self.reader["requests"].rows_where("key = ?", [key]))
+        return rows[0] if rows else None
+
+    def answering(self, key: str, channel: str, ts: str) -> None:
+        """The request's answer will replace this message (its progress message)."""
+        with self._transaction("answering"):
+            self.db.execute("UPDATE requests SET answer_channel = ?, answer_ts = ?, updated_at = ? WHERE key = ?",
+                            [channel, ts, now(), key])
+
+    def finish(self, key: str, state: str = "done") -> None:
+        with self._transaction("finish"):
+            self.db.execute("UPDATE requests SET state = ?, owner = NULL, lease_until = NULL, updated_at = ? "
+                            "WHERE key = ?", [state, now(), key])
+
+    def renew(self, keys: list[str], owner: str, lease_s: float) -> None:
+        if not keys:
+            return
+        with self._transaction("renew"):
+            for key in keys:
+                self.db.execute("UPDATE requests SET lease_until = ? WHERE key = ? AND owner = ? AND "
+                                "state = 'accepted'", [time.time() + lease_s, key, owner])
+
+    def release(self, keys: list[str], owner: str) -> None:
+        """Hand unfinished requests to whichever process looks next (at shutdown)."""
+        with self._transaction("release"):
+            for key in keys:
+                self.db.execute("UPDATE requests SET lease_until = 0 WHERE key = ? AND owner = ? AND "
+                                "state = 'accepted'", [key, owner])
+
+    def claim_stale_requests(self, owner: str, lease_s: float, limit: int = 20) -> list[dict]:
+        """Take over accepted requests whose owner stopped renewing (or is gone from this host). Atomic."""
+        at = time.time()
+        with self._transaction("claim_stale_requests"):
+            rows = [r for r in self.db.query("SELECT key, owner, lease_until FROM requests WHERE state = 'accepted' "
+                                             "ORDER BY created_at LIMIT 200")
+                    if r["owner"] != owner and (r["lease_until"] is None or r["lease_until"] < at
+                                                or owner_gone(r["owner"]))][:limit]
+            for r in rows:
+                self.db.execute("UPDATE requests SET owner = ?, lease_until = ?, attempts = attempts + 1, "
+                                "updated_at = ? WHERE key = ?", [owner, at + lease_s, now(), r["key"]])
+            keys = [r["key"] for r in rows]
+            return [dict(row, body=json.loads(row["body"])) for key in keys
+                    for row in self.db["requests"].rows_where("key = ?", [key])]
+
+    # -- the outbox: announcements committed with their outcome, posted until Slack confirms -----
+
+    def outbox_add(self, incident_id: int, channel: str, thread_ts: str | None, text: str) -> int:
+        """Call inside a transaction that records the outcome being announced."""
+        return self.db["outbox"].insert({"incident_id": incident_id, "channel": channel, "thread_ts": thread_ts,
+                                         "text": text, "state": "pending", "attempts": 0,
+                                         "created_at": now()}).last_pk
+
+    def claim_outbox(self, owner: str, lease_s: float, only: int | None = None) -> list[dict]:
+        at = time.time()
+        with self._transaction("claim_outbox"):
+            where = "state = 'pending' AND (lease_until IS NULL OR lease_until < ?)"
+            args: list = [at]
+            if only is not None:
+                where += " AND id = ?"
+                args.append(only)
+            rows = list(self.db.query(f"SELECT * FROM outbox WHERE {where} ORDER BY id LIMIT 50", args))
+            for r in rows:
+                self.db.execute("UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                                [owner, at + lease_s, r["id"]])
+            return rows
+
+    def outbox_sent(self, outbox_id: int, posted_ts: str | None, error: str | None = None) -> None:
+        with self._transaction("outbox_sent"):
+            self.db.execute("UPDATE outbox SET state = ?, posted_ts = ?, error = ?, sent_at = ?, owner = NULL, "
+                            "lease_until = NULL WHERE id = ?",
+                            ["failed" if error else "sent", posted_ts, error, now(), outbox_id])
 
     # -- incidents ------------------------------------------------------------
 
@@ -130,7 +338,7 @@ class Store:
                "fingerprint": fingerprint, "signature": top.get("signature"), "class": top.get("class"),
                "initiating_rank": top.get("initiating_rank"), "status": status, "report": json.dumps(report),
                "opened_by": opened_by, "opened_at": now(), "updated_at": now(), "job": job}
-        with self._transaction():
+        with self._transaction("open_incident"):
             incident_id = self.db["incidents"].insert(row).last_pk
             self.db["diagnoses"].insert({"incident_id": incident_id, "kind": "initial", "job": job,
                                          "report": row["report"], "at": row["opened_at"]})
@@ -138,14 +346,14 @@ class Store:
 
     def find_incident(self, fingerprint: str) -> Incident | None:
         """The incident already opened for the same job or the same content, if any."""
-        with self._lock:
-            row = self.db.execute("SELECT id FROM incidents WHERE fingerprint = ? AND message_ts IS NOT NULL "
+        with self._read_lock:
+            row = self.reader.execute("SELECT id FROM incidents WHERE fingerprint = ? AND message_ts IS NOT NULL "
                                   "ORDER BY id LIMIT 1", [fingerprint]).fetchone()
         return self.incident(row[0]) if row else None
 
     def open_incidents(self, channel: str) -> list[dict]:
-        with self._lock:
-            return list(self.db.query(
+        with self._read_lock:
+            return list(self.reader.query(
                 "SELECT i.id, i.source, i.signature, i.status, i.message_ts, i.thread_ts, i.opened_at, "
                 "(SELECT min(f.next_at) FROM followups f WHERE f.incident_id = i.id AND f.status = 'scheduled') "
                 "AS next_check FROM incidents i WHERE i.channel = ? AND i.status NOT IN ('healthy', 'resolved') "
@@ -155,7 +363,7 @@ class Store:
 
     def schedule_followup(self, incident_id: int, job: str, user: str, note: str, first_at: float,
                           interval_s: float, window_end: float) -> int:
-        with self._transaction():
+        with self._transaction("schedule_followup"):
             fid = self.db["followups"].insert({
                 "incident_id": incident_id, "job": job, "requested_by": user, "note": note,
                 "status": "scheduled", "verdict": None, "detail": None, "next_at": first_at,
@@ -166,15 +374,15 @@ class Store:
             return fid
 
     def due_followups(self, at: float) -> list[int]:
-        with self._lock:
-            return [r[0] for r in self.db.execute(
+        with self._read_lock:
+            return [r[0] for r in self.reader.execute(
                 "SELECT id FROM followups WHERE status = 'scheduled' AND next_at <= ? "
                 "AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_at", [at, at])]
 
     def overdue_followups(self, due_before: float) -> int:
         """How many scheduled checks fell due before `due_before` and still have not run."""
-        with self._lock:
-            return self.db.execute("SELECT count(*) FROM followups WHERE status = 'scheduled' AND next_at < ?",
+        with self._read_lock:
+            return self.reader.execute("SELECT count(*) FROM followups WHERE status = 'scheduled' AND next_at < ?",
                                    [due_before]).fetchone()[0]
 
     def claim_followup(self, followup_id: int, owner: str, at: float, lease_s: float) -> bool:
@@ -187,15 +395,17 @@ class Store:
             return cur.rowcount == 1
 
     def followup(self, followup_id: int) -> dict | None:
-        with self._lock:
-            rows = list(self.db["followups"].rows_where("id = ?", [followup_id]))
+        with self._read_lock:
+            rows = list(self.reader["followups"].rows_where("id = ?", [followup_id]))
         return rows[0] if rows else None
 
     def record_check(self, followup_id: int, owner: str, verdict: str, detail: str, report: dict | None,
-                     next_at: float | None) -> bool:
+                     next_at: float | None, announce: tuple[str, str | None, str] | None = None) -> int | bool:
         """Commit a check's outcome (before anyone announces it). `next_at` None ends the follow-up.
-        Returns False when the lease was lost (another process took over): the caller must not announce."""
-        with self._transaction():
+        `announce` (channel, thread, text) goes into the outbox in the same transaction: the outcome and its
+        announcement are recorded together or not at all. Returns the outbox id (True when nothing is to be
+        announced), or False when the lease was lost (another process took over): nothing was written."""
+        with self._transaction("record_check"):
             fu = self.db.execute("SELECT incident_id, job, lease_owner FROM followups WHERE id = ?",
                                  [followup_id]).fetchone()
             if fu is None or fu[2] != owner:
@@ -213,11 +423,17 @@ class Store:
                 self.db.execute("UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
                                 "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
                                 [status, now(), status, now(), fu[0]])
+            if announce is not None:
+                return self.outbox_add(fu[0], *announce)
             return True
 
+    def followups_of(self, incident_id: int) -> list[dict]:
+        with self._read_lock:
+            return list(self.reader["followups"].rows_where("incident_id = ?", [incident_id], order_by="id"))
+
     def incident(self, incident_id: int) -> Incident | None:
-        with self._lock:
-            rows = list(self.db["incidents"].rows_where("id = ?", [incident_id]))
+        with self._read_lock:
+            rows = list(self.reader["incidents"].rows_where("id = ?", [incident_id]))
         if not rows:
             return None
         r = rows[0]
@@ -226,7 +442,7 @@ class Store:
 
     def record_action(self, incident_id: int, user_id: str, action: str, value: str = "",
                       status: str | None = None) -> None:
-        with self._transaction():
+        with self._transaction("record_action"):
             self.db["actions"].insert({"incident_id": incident_id, "user_id": user_id, "action": action,
                                        "value": value, "at": now()})
             if status:
@@ -234,16 +450,16 @@ class Store:
                                 [status, now(), incident_id])
 
     def actions(self, incident_id: int) -> list[dict]:
-        with self._lock:
-            return list(self.db["actions"].rows_where("incident_id = ?", [incident_id], order_by="id"))
+        with self._read_lock:
+            return list(self.reader["actions"].rows_where("incident_id = ?", [incident_id], order_by="id"))
 
     def set_checklist(self, incident_id: int, checked_items: set[int], item_count: int, user_id: str) -> None:
-        with self._transaction():
+        with self._transaction("set_checklist"):
             for item in range(item_count):
                 self.db["checklist"].upsert({"incident_id": incident_id, "item": item,
                                              "checked": int(item in checked_items), "user_id": user_id,
                                              "at": now()}, pk=("incident_id", "item"))
 
     def checklist(self, incident_id: int) -> set[int]:
-        with self._lock:
-            return {r["item"] for r in self.db["checklist"].rows_where("incident_id = ? AND checked = 1", [incident_id])}
+        with self._read_lock:
+            return {r["item"] for r in self.reader["checklist"].rows_where("incident_id = ? AND checked = 1", [incident_id])}

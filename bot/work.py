@@ -25,6 +25,8 @@ class Task:
     name: str                                   # for the log: what is being diagnosed
     run: Callable[[], None]
     on_start: Callable[[], None] | None = None  # e.g. turn "queued" into "diagnosing" in Slack
+    key: str | None = None                      # the request it answers
+    message: tuple[str, str] | None = None      # (channel, ts) of the message it will turn into its answer
     queued_at: float = field(default_factory=time.monotonic)
 
 
@@ -34,6 +36,7 @@ class WorkQueue:
         self.metrics = metrics
         self._cv = threading.Condition()
         self._waiting: deque[Task] = deque()
+        self._active: list[Task] = []
         self._running = 0
         self._closed = False
         self._threads = [threading.Thread(target=self._loop, name=f"{name}-{i}", daemon=True)
@@ -64,6 +67,7 @@ class WorkQueue:
                 if self._closed:
                     return
                 task = self._waiting.popleft()
+                self._active.append(task)
                 self._running += 1
                 self.metrics.queue_depth.set(len(self._waiting))
                 self.metrics.running.set(self._running)
@@ -78,14 +82,15 @@ class WorkQueue:
                 log.exception("%s failed", task.name)
             finally:
                 with self._cv:
+                    self._active.remove(task)
                     self._running -= 1
                     self.metrics.running.set(self._running)
                     self._cv.notify_all()
 
-    @property
-    def busy(self) -> int:
+    def unfinished(self) -> list[Task]:
+        """Tasks still running (after close: the ones its grace did not cover)."""
         with self._cv:
-            return self._running + len(self._waiting)
+            return list(self._active)
 
     def close(self, grace: float) -> list[Task]:
         """Take no new work, let running tasks finish for up to `grace` seconds; return the tasks never started."""

@@ -146,9 +146,14 @@ def test_healthz_and_url_verification(bot, driver):
     assert "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P" in resp.text
 
 
-def test_sigterm_stops_promptly_with_a_keep_alive_connection_open(bot):
+def test_sigterm_stops_promptly_with_a_keep_alive_connection_open(fake, tmp_path):
     """Kubernetes sends SIGTERM, then SIGKILL after its grace period: an idle keep-alive connection
     (Slack's, a load balancer's) must not hold the process open, and no follow-up tick runs meanwhile."""
+    bot = Bot(fake, tmp_path, config="[followups]\ntick_seconds = 0.2\n")
+    bot.env["DENPEX_LOG_LEVEL"] = "DEBUG"
+    bot.start()
+    time.sleep(0.5)
+    assert "follow-up tick runs" in bot.output()
     with httpx.Client() as client:  # keeps its connection open after the answer
         assert client.get(f"http://127.0.0.1:{bot.port}/healthz").status_code == 200
         started = time.monotonic()
@@ -157,8 +162,10 @@ def test_sigterm_stops_promptly_with_a_keep_alive_connection_open(bot):
         assert time.monotonic() - started < 3
     log_text = bot.output()
     assert "stopped" in log_text
-    after = log_text[log_text.index("shutting down"):]
-    assert "Running job" not in after  # the follow-up ticker stopped first
+    after = log_text[log_text.index("follow-up ticker stopped"):]
+    assert log_text.index("shutting down") < log_text.index("follow-up ticker stopped") < log_text.index("denpex.bot: stopped")
+    assert "follow-up tick runs" not in after  # the follow-up ticker stopped first
+    bot.log.close()
 
 
 @pytest.mark.parametrize("env,missing", [
@@ -334,17 +341,20 @@ def test_the_token_only_goes_to_slack(fake, driver):
         def log_message(self, *args):
             pass
 
-    server = http.server.HTTPServer(("127.0.0.2", 0), Elsewhere)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        file = fake.add_file(CHANNEL, "train.log", b"ignored\n")
-        fake.set_file_url(file["id"], f"http://127.0.0.2:{server.server_address[1]}/steal/train.log")
-        driver.file_upload_events(file)
-        reply = final_message(fake, CHANNEL, lambda t: "won't fetch" in t)
-        assert "127.0.0.2" in reply["text"]
-        assert seen == []
-    finally:
-        server.shutdown()
+    # another host, and Slack's own host on another port: neither gets the token (or any request)
+    for host in ("127.0.0.2", "127.0.0.1"):
+        server = http.server.HTTPServer((host, 0), Elsewhere)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            file = fake.add_file(CHANNEL, f"train-{host}.log", b"ignored\n")
+            fake.set_file_url(file["id"], f"http://{host}:{server.server_address[1]}/steal/train.log")
+            driver.file_upload_events(file)
+            reply = final_message(fake, CHANNEL, lambda t: "won't fetch" in t and str(server.server_address[1]) in t)
+            assert host in reply["text"]
+            assert seen == []
+        finally:
+            server.shutdown()
+            server.server_close()
 
 
 def test_secrets_in_logs_are_masked_everywhere(fake, driver):
@@ -592,3 +602,28 @@ def test_slow_fetches_never_starve_commands_and_waiting_requests_hear_their_plac
         assert "Queued" not in json.dumps(fake.messages(CHANNEL))  # every queued message became its answer
     finally:
         b.stop()
+
+
+def test_150_slow_connections_do_not_stop_the_bot_serving(fake, bot, driver):
+    """A crowd of clients that connect and send half a request holds no connection slot Slack needs."""
+    idle = []
+    try:
+        for _ in range(150):
+            s = socket.create_connection(("127.0.0.1", bot.port), timeout=5)
+            s.sendall(b"POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{")
+            idle.append(s)
+        started = time.monotonic()
+        assert driver.command("help").status_code == 200
+        assert httpx.get(f"http://127.0.0.1:{bot.port}/healthz", timeout=3).status_code == 200
+        assert time.monotonic() - started < 2
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_an_unsigned_body_is_refused_before_it_is_parsed(fake, bot, driver):
+    """Garbage from someone without the signing secret: 401, never a 500 or a traceback, never logged."""
+    for body in (b"\xff\xfe not utf-8", b'{"type": "event_callback", "event": ', b"payload=%7B%7D%7D"):
+        resp = httpx.post(bot.events_url, content=body, headers={"Content-Type": "application/json"})
+        assert resp.status_code == 401
+    assert "Traceback" not in bot.output() and "payload=" not in bot.output()

@@ -1,0 +1,100 @@
+"""Requests from arrival to answer, so that nothing is lost and nothing is answered twice.
+
+A request (an event, a slash command) is recorded as *accepted* before it is acknowledged,
+and as *done* when its answer is posted. While a process works on it, it holds a lease and
+renews it; a request whose lease ran out (its process was killed, or handed it over at
+shutdown) is taken over by whichever process looks next, which finishes it in the same
+message. The first duplicate check is in memory, so a retry costs no database round trip;
+when the database cannot take the write in time (a long lock, a full disk) the request is
+still answered, and the failure is logged and shown on /healthz.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from typing import Callable
+
+from bot.store import PROCESS_OWNER, Store, StoreError
+
+log = logging.getLogger("denpex.inbox")
+
+SEEN_IN_MEMORY = 20000
+MAX_ATTEMPTS = 3  # a request whose process died this often while working on it is given up (and said so)
+
+
+class Inbox:
+    def __init__(self, store: Store, lease_seconds: float):
+        self.store = store
+        self.lease = lease_seconds
+        self.owner = PROCESS_OWNER
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._mine: set[str] = set()          # accepted here and not yet done: their leases are renewed
+        self.resume: Callable[[dict], None] | None = None  # how to redo a request taken over (set by the app)
+
+    def accept(self, key: str, kind: str, body: dict) -> bool:
+        """True for a new request (answer it); False for a duplicate (Slack's retry, a second delivery)."""
+        with self._lock:
+            if key in self._seen:
+                return False
+            self._seen[key] = None
+            while len(self._seen) > SEEN_IN_MEMORY:
+                self._seen.popitem(last=False)
+        try:
+            first = self.store.accept(key, kind, body, self.owner, self.lease)
+        except StoreError as exc:
+            log.error("request %s answered without being recorded: %s", key, exc)
+            return True
+        if first:
+            with self._lock:
+                self._mine.add(key)
+        return first
+
+    def answering(self, key: str | None, channel: str, ts: str) -> None:
+        if key:
+            self._quietly("answering", key, lambda: self.store.answering(key, channel, ts))
+
+    def done(self, key: str | None, state: str = "done") -> None:
+        if not key:
+            return
+        with self._lock:
+            self._mine.discard(key)
+        self._quietly("finish", key, lambda: self.store.finish(key, state))
+
+    def handed_over(self, keys: list[str]) -> None:
+        """At shutdown: these are not finished here; let the next process take them at once."""
+        keys = [k for k in keys if k]
+        with self._lock:
+            self._mine.difference_update(keys)
+        self._quietly("release", ",".join(keys), lambda: self.store.release(keys, self.owner))
+
+    def tick(self) -> None:
+        """Renew this process's leases, then take over and redo requests whose process is gone."""
+        with self._lock:
+            mine = list(self._mine)
+        self._quietly("renew", f"{len(mine)} requests", lambda: self.store.renew(mine, self.owner, self.lease))
+        try:
+            stale = self.store.claim_stale_requests(self.owner, self.lease)
+        except StoreError as exc:
+            log.error("cannot look for unfinished requests: %s", exc)
+            return
+        for row in stale:
+            log.info("resuming request %s (attempt %d), left unfinished by %s", row["key"], row["attempts"],
+                     row.get("owner") or "a stopped process")
+            with self._lock:
+                self._mine.add(row["key"])
+                self._seen[row["key"]] = None
+            try:
+                if self.resume is None:
+                    raise RuntimeError("no resume handler")
+                self.resume(row)
+            except Exception:
+                log.exception("resuming request %s failed", row["key"])
+
+    def _quietly(self, what: str, key: str, write: Callable[[], None]) -> None:
+        try:
+            write()
+        except StoreError as exc:  # the answer matters more than its bookkeeping: say so and go on
+            log.error("could not record %s of %s: %s", what, key, exc)
