@@ -6,6 +6,8 @@ import logging
 import re
 import time
 
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 from slack_bolt import App, BoltResponse
 from slack_sdk.errors import SlackApiError
@@ -21,6 +23,7 @@ from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
 from bot.settings import Settings
 from bot.slack_client import DenpexWebClient
 from bot.store import Store, StoreError
+from bot.work import ShuttingDown, Task
 
 log = logging.getLogger("denpex.bot")
 
@@ -64,8 +67,12 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
     matcher = matcher or signatures.cached_matcher([signatures.LIBRARY_DIR, *settings.config.signatures.extra_dirs])
     responder = Responder(settings, store, http, matcher, metrics, inbox)
     app = App(client=web_client(settings, metrics), signing_secret=settings.signing_secret,
-              request_verification_enabled=settings.signing_secret is not None,
-              process_before_response=False, ignoring_self_events_enabled=True)
+              # HTTP mode checks the signature on the raw bytes before Bolt parses anything (bot/server.py);
+              # Socket Mode has none to check
+              request_verification_enabled=False,
+              process_before_response=False, ignoring_self_events_enabled=True,
+              # Bolt's default is 5 threads, shared by every listener: a burst could hold them all
+              listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="listener"))
 
     @app.middleware
     def one_client(context, next):
@@ -202,12 +209,19 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
 
     def on_event(body, client):
         key = f"event:{body['event_id']}" if body.get("event_id") else None
-        handed = False
+
+        def route() -> None:
+            handed = False
+            try:
+                handed = route_event(body.get("event") or {}, client, key)
+            finally:
+                if not handed:
+                    inbox.done(key)
+
         try:
-            handed = route_event(body.get("event") or {}, client, key)
-        finally:
-            if not handed:
-                inbox.done(key)
+            responder.intake.submit(Task(f"event {key}", route, key=key))
+        except ShuttingDown:
+            inbox.handed_over([key])  # accepted, not started: the next process answers it
 
     for matcher_ in ({"type": "message", "subtype": "file_share"}, "file_shared", "message", "app_mention"):
         app.event(matcher_)(on_event)

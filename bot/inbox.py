@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from typing import Callable
 
-from bot.store import PROCESS_OWNER, Store, StoreError
+from bot.store import PROCESS_OWNER, Store, StoreBusy, StoreError
 
 log = logging.getLogger("denpex.inbox")
 
@@ -32,6 +32,7 @@ class Inbox:
         self._lock = threading.Lock()
         self._seen: OrderedDict[str, None] = OrderedDict()
         self._mine: set[str] = set()          # accepted here and not yet done: their leases are renewed
+        self._deferred: list[tuple[str, str, dict]] = []  # accepted while the database was busy: still to record
         self.resume: Callable[[dict], None] | None = None  # how to redo a request taken over (set by the app)
 
     def accept(self, key: str, kind: str, body: dict) -> bool:
@@ -44,6 +45,12 @@ class Inbox:
                 self._seen.popitem(last=False)
         try:
             first = self.store.accept(key, kind, body, self.owner, self.lease)
+        except StoreBusy as exc:  # ack now, record right after (the next tick, or the next request)
+            log.warning("request %s: %s; recording it after the ack", key, exc)
+            with self._lock:
+                self._deferred.append((key, kind, body))
+                self._mine.add(key)
+            return True
         except StoreError as exc:
             log.error("request %s answered without being recorded: %s", key, exc)
             return True
@@ -61,6 +68,10 @@ class Inbox:
             return
         with self._lock:
             self._mine.discard(key)
+            still_deferred = len(self._deferred)
+            self._deferred = [d for d in self._deferred if d[0] != key]
+            if len(self._deferred) != still_deferred:
+                return  # answered before it was ever recorded: nothing to record now
         self._quietly("finish", key, lambda: self.store.finish(key, state))
 
     def handed_over(self, keys: list[str]) -> None:
@@ -71,7 +82,12 @@ class Inbox:
         self._quietly("release", ",".join(keys), lambda: self.store.release(keys, self.owner))
 
     def tick(self) -> None:
-        """Renew this process's leases, then take over and redo requests whose process is gone."""
+        """Record what was accepted while the database was busy, renew this process's leases, then take over
+        and redo requests whose process is gone."""
+        with self._lock:
+            deferred, self._deferred = self._deferred, []
+        for key, kind, body in deferred:
+            self._quietly("accept", key, lambda: self.store.accept(key, kind, body, self.owner, self.lease))
         with self._lock:
             mine = list(self._mine)
         self._quietly("renew", f"{len(mine)} requests", lambda: self.store.renew(mine, self.owner, self.lease))

@@ -56,3 +56,6 @@ def setup_logging(level: str = "INFO", fmt: str = "text") -> None:
     logging.getLogger("slack_bolt").setLevel(max(logging.WARNING, root.level))
     # APScheduler says "Running job … executed successfully" at every tick
     logging.getLogger("apscheduler").setLevel(max(logging.WARNING, root.level))
+    # waitress warns "Task queue depth is 1" for every request that waits for a thread: hundreds a burst
+    # (the backlog is on /metrics: denpex_ack_seconds)
+    logging.getLogger("waitress.queue").setLevel(max(logging.ERROR, root.level))

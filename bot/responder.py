@@ -27,7 +27,7 @@ from bot.settings import Settings
 from bot.slack_files import DownloadError, download, human_size
 from bot.inbox import Inbox
 from bot.store import Store, StoreError
-from bot.work import Task, WorkQueue
+from bot.work import ShuttingDown, Task, WorkQueue
 
 log = logging.getLogger("denpex.bot")
 
@@ -67,14 +67,18 @@ class Responder:
         # downloads and job fetches can be slow: a paste (a few KB, scanned in milliseconds) never waits behind them
         self.heavy = WorkQueue(settings.config.bot.max_concurrent_diagnoses, metrics, "diagnose")
         self.quick = WorkQueue(2, metrics, "paste")
+        # events are routed here (files.info, the thread's parent, the first message), not on Bolt's few
+        # listener threads, which must stay free to ack slash commands and button presses
+        self.intake = WorkQueue(4, None, "intake")
 
     def close(self, grace: float, client: WebClient | None = None) -> None:
         """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers. What is
         left (never started, or still running) is handed to the next process, which answers in the same message."""
         deadline = time.monotonic() + grace
-        left = self.quick.close(grace)
+        left = self.intake.close(min(grace, 2.0))
+        left += self.quick.close(max(0.0, deadline - time.monotonic()))
         left += self.heavy.close(max(0.0, deadline - time.monotonic()))
-        left += self.quick.unfinished() + self.heavy.unfinished()
+        left += self.intake.unfinished() + self.quick.unfinished() + self.heavy.unfinished()
         self.inbox.handed_over([t.key for t in left if t.key])
         for task in left:
             log.warning("%s was not finished at shutdown: handed to the next start", task.name)
@@ -219,7 +223,14 @@ class Responder:
                     if cleanup:
                         cleanup()
 
-            queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
+            try:
+                queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
+            except ShuttingDown:  # arrived during shutdown: the next process answers it, in this message
+                self.inbox.handed_over([target.request] if target.request else [])
+                client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
+                    ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back.")))
+                if cleanup:
+                    cleanup()
             submitted = True
         finally:
             if not submitted:

@@ -20,6 +20,10 @@ from bot.metrics import Metrics
 log = logging.getLogger("denpex.work")
 
 
+class ShuttingDown(RuntimeError):
+    """The queue takes no new work: the process is stopping."""
+
+
 @dataclass
 class Task:
     name: str                                   # for the log: what is being diagnosed
@@ -31,9 +35,9 @@ class Task:
 
 
 class WorkQueue:
-    def __init__(self, workers: int, metrics: Metrics, name: str = "diagnose"):
+    def __init__(self, workers: int, metrics: Metrics | None, name: str = "diagnose"):
         self.workers = workers
-        self.metrics = metrics
+        self.metrics = metrics or Metrics()  # a queue that is not a diagnosis queue keeps its numbers to itself
         self._cv = threading.Condition()
         self._waiting: deque[Task] = deque()
         self._active: list[Task] = []
@@ -54,7 +58,7 @@ class WorkQueue:
     def submit(self, task: Task) -> None:
         with self._cv:
             if self._closed:
-                raise RuntimeError("the bot is shutting down")
+                raise ShuttingDown("the bot is shutting down")
             self._waiting.append(task)
             self.metrics.queue_depth.set(len(self._waiting))
             self._cv.notify()

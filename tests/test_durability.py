@@ -35,6 +35,12 @@ def test_kill_9_mid_fetch_the_next_start_answers_in_the_same_message(fake, tmp_p
     assert driver.command("diagnose 4242").status_code == 200
     fake.wait_for(lambda: fake.calls_to("chat.postMessage"), timeout=10)
     progress = fake.calls_to("chat.postMessage")[0]
+
+    def recorded():
+        with bot.db() as db:
+            return db.execute("SELECT answer_ts FROM requests").fetchone() == (progress.response["ts"],)
+
+    fake.wait_for(recorded, timeout=5)  # the message is tied to the request (microseconds after posting it)
     bot.proc.send_signal(signal.SIGKILL)  # mid-fetch: the scheduler has not answered yet
     bot.proc.wait(10)
     bot.log.close()
