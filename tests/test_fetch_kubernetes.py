@@ -541,9 +541,9 @@ def test_through_fetch_job_and_diagnose_job():
 
 
 def test_status_log_keeps_the_pod_lines_and_the_newest_events_within_its_cap(monkeypatch):
-    import bot.fetch.kubernetes as k8s
+    import bot.fetch.kubernetes.status as k8s_status
 
-    monkeypatch.setattr(k8s, "MAX_STATUS_BYTES", 4000)
+    monkeypatch.setattr(k8s_status, "MAX_STATUS_BYTES", 4000)
     api = oomkilled_pytorchjob()
     noise = [make_event("llama-worker-1", "Unhealthy", f"Readiness probe failed: attempt {i}",
                         when=f"2026-12-02T10:{i // 60:02d}:{i % 60:02d}Z") for i in range(600)]

@@ -5,7 +5,8 @@
     NAME/namespace/job-name     a Kubernetes Job / PyTorchJob / JobSet
     NAME/raysubmit_...          a Ray job
 
-Job ids are validated per backend and never reach a shell.
+Job ids are validated per backend and never reach a shell. A fetch that fails raises a FetchError
+subclass (bot.fetch.errors); the fetchers that read a JSON API share bot.fetch.http.
 """
 
 from __future__ import annotations
@@ -13,9 +14,13 @@ from __future__ import annotations
 import re
 
 from bot.config import Config
-from bot.fetch.base import Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef
+from bot.fetch.base import Budget, FetchedLog, FetchResult, JobFacts, JobRef
+from bot.fetch.errors import (CannotConnect, FetchError, FetchTimeout, InvalidJobId, LogMissing, NotConfigured,
+                              NotFound, Pending, PermissionDenied, RateLimited, UnknownCluster, UnknownJob, Unreachable)
 
-__all__ = ["Budget", "FetchError", "FetchResult", "FetchedLog", "JobFacts", "JobRef", "fetch_job", "parse_job_ref"]
+__all__ = ["Budget", "CannotConnect", "FetchError", "FetchResult", "FetchTimeout", "FetchedLog", "InvalidJobId",
+           "JobFacts", "JobRef", "LogMissing", "NotConfigured", "NotFound", "Pending", "PermissionDenied",
+           "RateLimited", "UnknownCluster", "UnknownJob", "Unreachable", "fetch_job", "parse_job_ref"]
 
 _VALID = {
     # ASCII digits only (Python's \d takes "１２３" and "٣٤"), and never 0 (`scontrol show job 0` lists every job)
@@ -35,19 +40,19 @@ _HINT = {
 def parse_job_ref(text: str, config: Config) -> JobRef:
     raw = text.strip()
     if not config.clusters:
-        raise FetchError("not_configured", "fetching logs by job id needs a [clusters] section in DENPEX_CONFIG, "
-                                           "and none is configured: pass the log files instead")
+        raise NotConfigured("fetching logs by job id needs a [clusters] section in DENPEX_CONFIG, "
+                            "and none is configured: pass the log files instead")
     first, _, rest = raw.partition("/")
     if rest and first in config.clusters:
         name, job_id = first, rest
     elif rest and not (first.isascii() and first.isdigit()) and "/" in rest and first not in config.clusters:
-        raise FetchError("unknown_cluster", f"no cluster named {first!r}; configured: {', '.join(config.clusters)}")
+        raise UnknownCluster(f"no cluster named {first!r}; configured: {', '.join(config.clusters)}")
     else:
         name, job_id = next(iter(config.clusters)), raw
     cluster = config.clusters[name]
     if not _VALID[cluster.kind].match(job_id):
-        raise FetchError("invalid_id", f"{job_id!r} is not a valid job reference for cluster {name!r} "
-                                       f"({cluster.kind}): expected {_HINT[cluster.kind]}")
+        raise InvalidJobId(f"{job_id!r} is not a valid job reference for cluster {name!r} "
+                           f"({cluster.kind}): expected {_HINT[cluster.kind]}")
     return JobRef(name, cluster.kind, job_id, raw)
 
 

@@ -1,4 +1,4 @@
-"""What every fetcher returns, how it fails, and how it stays within its byte and time budget."""
+"""What every fetcher returns and how it stays within its byte and time budget (how it fails: bot.fetch.errors)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,16 @@ import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
 
+from bot.fetch.errors import FetchError, FetchTimeout
+
+__all__ = ["Budget", "FetchError", "FetchResult", "FetchedLog", "JobFacts", "JobRef", "copy_tail_of_file",
+           "elapsed", "fair_shares", "new_workdir", "utc_iso", "write_tail_of_stream"]
+
 COPY_CHUNK = 1 << 20
-
-
-class FetchError(Exception):
-    """A fetch failed; `kind` says how (for tests and logs), the message is fit to show a user."""
-
-    KINDS = {"invalid_id", "unknown_cluster", "unknown_job", "pending", "permission", "unreachable",
-             "log_missing", "timeout", "not_configured"}
-
-    def __init__(self, kind: str, message: str):
-        assert kind in self.KINDS, kind
-        super().__init__(message)
-        self.kind = kind
 
 
 @dataclass
@@ -103,8 +97,8 @@ class Budget:
 
     def check_time(self, what: str) -> None:
         if time.monotonic() > self.deadline:
-            raise FetchError("timeout", f"fetching {what} took longer than {self.seconds:.0f}s; the scheduler "
-                                        "or the filesystem is slow. Try again, or diagnose the files directly.")
+            raise FetchTimeout(f"fetching {what} took longer than {self.seconds:.0f}s; the scheduler or the "
+                               "filesystem is slow. Try again, or diagnose the files directly.")
 
     def time_left(self) -> float:
         return max(0.1, self.deadline - time.monotonic())
@@ -127,6 +121,19 @@ def fair_shares(sizes: list[int], total: int) -> list[int]:
                 shares[j] = each
             break
     return shares
+
+
+def utc_iso(dt: datetime | None) -> str | None:
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
+
+
+def elapsed(seconds: float) -> str:
+    """Slurm's wording of a duration: `1-02:03:04`, `00:12:31`."""
+    seconds = max(0, int(seconds))
+    days, rest = divmod(seconds, 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    return (f"{days}-" if days else "") + f"{h:02d}:{m:02d}:{s:02d}"
 
 
 def new_workdir() -> Path:

@@ -8,8 +8,9 @@ import shutil
 from pathlib import Path
 
 from bot.config import PathsCluster
-from bot.fetch.base import (Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef, copy_tail_of_file,
-                            fair_shares, new_workdir)
+from bot.fetch.base import (Budget, FetchedLog, FetchResult, JobFacts, JobRef, copy_tail_of_file, fair_shares,
+                            new_workdir)
+from bot.fetch.errors import LogMissing, NotConfigured, UnknownJob
 
 
 def fetch_paths(ref: JobRef, cluster: PathsCluster, budget: Budget) -> FetchResult:
@@ -18,15 +19,15 @@ def fetch_paths(ref: JobRef, cluster: PathsCluster, budget: Budget) -> FetchResu
         try:
             pattern = template.format(job_id=ref.job_id)
         except (KeyError, IndexError):
-            raise FetchError("not_configured", f"path template {template!r} may only use {{job_id}}") from None
+            raise NotConfigured(f"path template {template!r} may only use {{job_id}}") from None
         found += [Path(p) for p in sorted(glob.glob(pattern)) if os.path.isfile(p)]
     if not found:
-        raise FetchError("unknown_job", f"no logs for job {ref.job_id} under "
-                                        f"{', '.join(t.format(job_id=ref.job_id) for t in cluster.templates)}")
+        raise UnknownJob(f"no logs for job {ref.job_id} under "
+                         f"{', '.join(t.format(job_id=ref.job_id) for t in cluster.templates)}")
     readable = [p for p in found if os.access(p, os.R_OK)]
     if not readable:
-        raise FetchError("log_missing", f"the logs of job {ref.job_id} exist but are not readable by denpex: "
-                                        f"{', '.join(map(str, found[:3]))}")
+        raise LogMissing(f"the logs of job {ref.job_id} exist but are not readable by denpex: "
+                         f"{', '.join(map(str, found[:3]))}")
     workdir = new_workdir()
     logs = []
     try:

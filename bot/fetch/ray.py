@@ -17,84 +17,23 @@ from urllib.parse import quote
 import httpx
 
 from bot.config import RayCluster
-from bot.fetch.base import (Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef, new_workdir,
+from bot.fetch.base import (Budget, FetchedLog, FetchResult, JobFacts, JobRef, elapsed, new_workdir, utc_iso,
                             write_tail_of_stream)
+from bot.fetch.errors import FetchError, NotConfigured, NotFound, Pending, UnknownJob, Unreachable
+from bot.fetch.http import JsonApi, bearer, error_detail
 
 TERMINAL = {"STOPPED", "SUCCEEDED", "FAILED"}
 STATUS_LOG = "ray-job-message.log"
-
-
-class _Ray:
-    def __init__(self, client: httpx.Client, address: str, token: str | None, budget: Budget, cluster: str):
-        self.client = client
-        self.base = address.rstrip("/")
-        self.headers = {"Accept": "application/json"}
-        if token:
-            self.headers["Authorization"] = f"Bearer {token}"
-        self.budget = budget
-        self.cluster = cluster
-
-    def get(self, path: str, what: str) -> httpx.Response:
-        self.budget.check_time(what)
-        left = self.budget.time_left()
-        try:
-            return self.client.get(self.base + path, headers=self.headers,
-                                   timeout=httpx.Timeout(left, connect=min(10.0, left)))
-        except httpx.TimeoutException as exc:
-            raise FetchError("timeout", f"the Ray dashboard at {self.base} did not answer in time while {what} "
-                                        f"({type(exc).__name__}); the head node is slow or overloaded. Try again, "
-                                        "or diagnose the log files directly.") from None
-        except httpx.HTTPError as exc:
-            raise FetchError("unreachable", f"cannot reach the Ray dashboard at {self.base} while {what}: "
-                                            f"{exc or type(exc).__name__} (is the head node up, and is the "
-                                            "dashboard port 8265 reachable from the bot?)") from None
-
-    def error(self, resp: httpx.Response, what: str, job_id: str) -> FetchError:
-        code, message = resp.status_code, _message(resp)
-        detail = f" ({message})" if message else ""
-        if code == 404:
-            return FetchError("unknown_job", f"Ray cluster {self.cluster!r} has no job {job_id!r}{detail}: check the "
-                                             "submission id (`ray job list`)")
-        if code == 401:
-            return FetchError("permission", f"the Ray dashboard at {self.base} rejected the bot's token while {what} "
-                                            f"(401 Unauthorized{detail}): the token is expired or wrong")
-        if code == 403:
-            return FetchError("permission", f"the Ray dashboard at {self.base} refused {what} (403 Forbidden{detail}): "
-                                            "the bot's token is not allowed to read jobs")
-        if code >= 500:
-            return FetchError("unreachable", f"the Ray dashboard at {self.base} answered {code} while {what}{detail}; "
-                                             "it may be overloaded or restarting, try again")
-        return FetchError("unreachable", f"the Ray dashboard at {self.base} answered {code} while {what}{detail}")
-
-
-def _message(resp: httpx.Response) -> str:
-    try:
-        data = resp.json()
-        if isinstance(data, dict):
-            for key in ("detail", "message", "msg"):
-                if data.get(key):
-                    return str(data[key])[:300]
-    except ValueError:
-        pass
-    return resp.text.strip().splitlines()[-1][:300] if resp.text.strip() else ""
+ADVICE = {401: "the bot's token is expired or wrong",
+          403: "the bot's token is not allowed to read jobs",
+          "timeout": "the head node is slow or overloaded.",
+          "unreachable": "is the head node up, and is the dashboard port 8265 reachable from the bot?"}
 
 
 def _ms(value) -> datetime | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
         return None
     return datetime.fromtimestamp(value / 1000, timezone.utc)
-
-
-def _iso(dt: datetime | None) -> str | None:
-    return dt.strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
-
-
-def _elapsed(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    days, rest = divmod(seconds, 86400)
-    h, rest = divmod(rest, 3600)
-    m, s = divmod(rest, 60)
-    return (f"{days}-" if days else "") + f"{h:02d}:{m:02d}:{s:02d}"
 
 
 def job_facts(job_id: str, info: dict) -> tuple[JobFacts, list[str]]:
@@ -121,9 +60,9 @@ def job_facts(job_id: str, info: dict) -> tuple[JobFacts, list[str]]:
     if node:
         facts.nodes = [str(node)]
     start, end = _ms(info.get("start_time")), _ms(info.get("end_time"))
-    facts.start, facts.end = _iso(start), _iso(end)
+    facts.start, facts.end = utc_iso(start), utc_iso(end)
     if start:
-        facts.elapsed = _elapsed(((end or datetime.now(timezone.utc)) - start).total_seconds())
+        facts.elapsed = elapsed(((end or datetime.now(timezone.utc)) - start).total_seconds())
     if info.get("user"):
         facts.user = str(info["user"])
     return facts, notes
@@ -134,76 +73,75 @@ def _token(cluster: RayCluster, name: str) -> str | None:
         return None
     token = os.environ.get(cluster.token_env, "").strip()
     if not token:
-        raise FetchError("not_configured", f"cluster {name!r}: the environment variable {cluster.token_env} "
-                                           "(token_env) that should hold the Ray dashboard token is not set")
+        raise NotConfigured(f"cluster {name!r}: the environment variable {cluster.token_env} "
+                            "(token_env) that should hold the Ray dashboard token is not set")
     return token
 
 
 def fetch_ray(ref: JobRef, cluster: RayCluster, budget: Budget, http: httpx.Client | None = None) -> FetchResult:
-    client = http or httpx.Client(follow_redirects=False, timeout=httpx.Timeout(budget.time_left(),
-                                                                                connect=min(10.0, budget.time_left())))
-    ray = _Ray(client, cluster.address, _token(cluster, ref.cluster), budget, ref.cluster)
+    token = _token(cluster, ref.cluster)
+    client = http or httpx.Client(follow_redirects=False)
+    api = JsonApi(client, cluster.address, budget, service="the Ray dashboard", cluster=ref.cluster,
+                  headers=bearer(token), advice=ADVICE)
     try:
-        return _fetch(ray, ref, budget)
+        return _fetch(api, ref, budget)
     finally:
         if http is None:
             client.close()
 
 
-def _fetch(ray: _Ray, ref: JobRef, budget: Budget) -> FetchResult:
+def _unknown(api: JsonApi, job_id: str, detail: str) -> UnknownJob:
+    said = f" ({detail[:300]})" if detail else ""
+    return UnknownJob(f"Ray cluster {api.cluster!r} has no job {job_id!r}{said}: check the submission id "
+                      "(`ray job list`)")
+
+
+def _fetch(api: JsonApi, ref: JobRef, budget: Budget) -> FetchResult:
     job_id = ref.job_id
     path = f"/api/jobs/{quote(job_id, safe='')}"
     what = f"reading Ray job {job_id}"
-    resp = ray.get(path, what)
-    if resp.status_code != 200:
-        raise ray.error(resp, what, job_id)
     try:
-        info = resp.json()
-    except ValueError:
-        raise FetchError("unreachable", f"the Ray dashboard at {ray.base} answered {what} with something that is "
-                                        "not JSON (a proxy or login page?)") from None
-    if not isinstance(info, dict) or "status" not in info:
-        detail = info.get("detail") if isinstance(info, dict) else None
-        if detail:
-            raise FetchError("unknown_job", f"Ray cluster {ray.cluster!r} has no job {job_id!r} ({str(detail)[:300]}): "
-                                            "check the submission id (`ray job list`)")
-        raise FetchError("unreachable", f"the Ray dashboard at {ray.base} answered {what} with JSON that is not a "
-                                        "job's details")
+        info = api.get_json(path, what=what)
+    except NotFound as exc:
+        raise _unknown(api, job_id, exc.detail) from None
+    if "status" not in info:
+        if info.get("detail"):
+            raise _unknown(api, job_id, str(info["detail"]))
+        raise Unreachable(f"{api.where} answered {what} with JSON that is not a job's details")
     facts, notes = job_facts(job_id, info)
     if facts.state == "PENDING":
         message = str(info.get("message") or "").strip()
-        raise FetchError("pending", f"Ray job {job_id} is PENDING: it has not started, so there is no log to diagnose"
-                                    + (f" (Ray says: {message.splitlines()[0][:300]})" if message else "")
-                                    + ". Waiting for resources or for its runtime environment to install.")
+        raise Pending(f"Ray job {job_id} is PENDING: it has not started, so there is no log to diagnose"
+                      + (f" (Ray says: {message.splitlines()[0][:300]})" if message else "")
+                      + ". Waiting for resources or for its runtime environment to install.")
 
     workdir = new_workdir()
     try:
-        logs = _fetch_logs(ray, path, job_id, info, budget, workdir, notes)
+        logs = _fetch_logs(api, path, job_id, info, budget, workdir, notes)
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
     return FetchResult(ref.cluster, facts, logs, notes, workdir)
 
 
-def _fetch_logs(ray: _Ray, path: str, job_id: str, info: dict, budget: Budget, workdir, notes: list[str]
+def _fetch_logs(api: JsonApi, path: str, job_id: str, info: dict, budget: Budget, workdir, notes: list[str]
                 ) -> list[FetchedLog]:
     what = f"reading the logs of Ray job {job_id}"
-    resp = ray.get(path + "/logs", what)
+    resp = api.request("GET", path + "/logs", what=what)
     text = None
     if resp.status_code == 200:
         try:
-            body = resp.json()
-            text = body.get("logs") if isinstance(body, dict) else None
-        except ValueError:
+            text = api.json_body(resp, what).get("logs")
+        except FetchError:
             text = None
         if not isinstance(text, str):
             notes.append("the Ray dashboard answered the logs request without a `logs` string")
             text = None
     elif resp.status_code in (400, 404) or (resp.status_code >= 500 and info.get("status") in TERMINAL):
         # driver jobs have no submission logs (400); a finished job's agent may be gone (500)
-        notes.append(f"no driver log from Ray ({resp.status_code}: {_message(resp)[:200]})")
+        notes.append(f"no driver log from Ray ({resp.status_code}: {error_detail(resp)[:200]})")
     else:
-        raise ray.error(resp, what, job_id)
+        raise api.status_error(resp, what)
 
     logs = []
     if text:

@@ -10,6 +10,7 @@ import glob
 import logging
 import os
 import re
+import shutil
 import subprocess
 import time
 from dataclasses import dataclass
@@ -18,8 +19,10 @@ from pathlib import Path
 from typing import Callable
 
 from bot.config import SlurmCluster, seconds
-from bot.fetch.base import (Budget, FetchedLog, FetchError, FetchResult, JobFacts, JobRef, copy_tail_of_file,
-                            fair_shares, new_workdir)
+from bot.fetch.base import (Budget, FetchedLog, FetchResult, JobFacts, JobRef, copy_tail_of_file, fair_shares,
+                            new_workdir)
+from bot.fetch.errors import (FetchError, FetchTimeout, InvalidJobId, LogMissing, NotConfigured, NotFound, Pending,
+                              UnknownJob, Unreachable)
 
 log = logging.getLogger("denpex.fetch")
 _KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_/:]*)=")
@@ -42,11 +45,11 @@ def run_command(args: list[str], timeout: float) -> Completed:
         proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout,
                               env={**os.environ, "LC_ALL": "C", "SLURM_TIME_FORMAT": "standard"})
     except FileNotFoundError:
-        raise FetchError("unreachable", f"`{args[0]}` is not installed here: run denpex on a Slurm login node, "
-                                        "or configure slurmrestd (restd_url) for this cluster") from None
+        raise Unreachable(f"`{args[0]}` is not installed here: run denpex on a Slurm login node, "
+                          "or configure slurmrestd (restd_url) for this cluster") from None
     except subprocess.TimeoutExpired:
-        raise FetchError("timeout", f"`{' '.join(args[:3])}` did not answer within {timeout:.0f}s: the Slurm "
-                                    "controller is slow or unreachable") from None
+        raise FetchTimeout(f"`{' '.join(args[:3])}` did not answer within {timeout:.0f}s: the Slurm "
+                           "controller is slow or unreachable") from None
     return Completed(proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -103,16 +106,16 @@ def _scontrol(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -
     if "Invalid job id" in text:
         return None  # not (or no longer) known to the controller: ask accounting
     if "Unable to contact" in text or "Connection refused" in text or "connect failure" in text.lower():
-        raise FetchError("unreachable", f"the Slurm controller did not answer `scontrol show job`: {text[:300]}")
-    raise FetchError("unreachable", f"`scontrol show job {ref.job_id}` failed: {text[:300] or done.returncode}")
+        raise Unreachable(f"the Slurm controller did not answer `scontrol show job`: {text[:300]}")
+    raise Unreachable(f"`scontrol show job {ref.job_id}` failed: {text[:300] or done.returncode}")
 
 
 def _sacct(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> list[dict[str, str]] | None:
     try:
         done = run([cluster.sacct, "-j", ref.job_id, "-X", "-n", "-P", "-o", SACCT_FIELDS], budget.time_left())
+    except FetchTimeout:  # accounting is slow, not silent about the job: say so, not "unknown job"
+        raise
     except FetchError as exc:
-        if exc.kind == "timeout":  # accounting is slow, not silent about the job: say so, not "unknown job"
-            raise
         log.info("sacct cannot help with job %s: %s", ref.job_id, exc)
         return None
     if done.returncode != 0 or not done.stdout.strip():
@@ -131,46 +134,51 @@ def _sacct(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> l
 
 
 def _restd(ref: JobRef, cluster: SlurmCluster, budget: Budget, http) -> list[dict[str, str]]:
-    import httpx
+    """The job from slurmrestd's `GET /slurm/{version}/job/{id}`; [] when it does not know the job."""
+    import httpx  # only clusters with slurmrestd need it
+
+    from bot.fetch.http import JsonApi
 
     token = os.environ.get(cluster.restd_token_env, "")
     headers = {"X-SLURM-USER-TOKEN": token} if token else {}
     if cluster.restd_user:
         headers["X-SLURM-USER-NAME"] = cluster.restd_user
-    if http is None:
-        transport = httpx.HTTPTransport(uds=cluster.restd_socket) if cluster.restd_socket else None
-        http = httpx.Client(transport=transport, timeout=budget.time_left())
-    base = (cluster.restd_url or "http://localhost").rstrip("/")
+    client = http or httpx.Client(transport=httpx.HTTPTransport(uds=cluster.restd_socket) if cluster.restd_socket
+                                  else None)
+    api = JsonApi(client, cluster.restd_url or "http://localhost", budget, service="slurmrestd", cluster=ref.cluster,
+                  headers=headers, location=f"{cluster.restd_socket} (unix socket)" if cluster.restd_socket else None,
+                  advice={401: f"check the JWT in ${cluster.restd_token_env}",
+                          403: f"check the JWT in ${cluster.restd_token_env} and the user it may act for",
+                          "timeout": "slurmrestd or the controller behind it is slow.",
+                          "unreachable": "is slurmrestd running, at restd_url or restd_socket?"})
     try:
-        resp = http.get(f"{base}/slurm/{cluster.restd_version}/job/{ref.job_id}", headers=headers)
-    except httpx.TimeoutException:
-        raise FetchError("timeout", "slurmrestd did not answer in time") from None
-    except httpx.TransportError as exc:
-        raise FetchError("unreachable", f"slurmrestd is unreachable: {type(exc).__name__}") from None
-    if resp.status_code in (401, 403):
-        raise FetchError("permission", f"slurmrestd refused the request (HTTP {resp.status_code}): check the JWT "
-                                       f"in ${cluster.restd_token_env}")
-    data = resp.json() if resp.headers.get("content-type", "").startswith("application/json") else {}
-    errors = " ".join(str(e.get("error", e)) for e in data.get("errors", []) if e)
-    if resp.status_code == 404 or "Invalid job id" in errors or (resp.status_code == 200 and not data.get("jobs")):
+        data = api.get_json(f"/slurm/{cluster.restd_version}/job/{ref.job_id}", what=f"reading job {ref.job_id}")
+    except NotFound:
         return []
-    if resp.status_code >= 500:
-        raise FetchError("unreachable", f"slurmrestd failed (HTTP {resp.status_code}): {errors[:200]}")
-    rows = []
-    for job in data.get("jobs", []):
-        exit_code = job.get("exit_code")
-        if isinstance(exit_code, dict):
-            exit_code = exit_code.get("return_code", exit_code)
-        state = job.get("job_state")
-        rows.append({"JobId": str(job.get("job_id")), "JobName": job.get("name", ""),
-                     "JobState": state[0] if isinstance(state, list) else str(state or ""),
-                     "ExitCode": str(exit_code), "NodeList": job.get("nodes", ""),
-                     "WorkDir": job.get("current_working_directory", ""), "StdOut": job.get("standard_output", ""),
-                     "StdErr": job.get("standard_error", ""), "UserId": job.get("user_name", ""),
-                     "Reason": job.get("state_reason", ""), "StartTime": str(job.get("start_time", "")),
-                     "EndTime": str(job.get("end_time", "")),
-                     "ArrayJobId": str(job.get("array_job_id") or ""), "ArrayTaskId": str(job.get("array_task_id") or "")})
-    return rows
+    except Unreachable as exc:
+        if "Invalid job id" in exc.detail:  # some versions answer 500 for a job the controller does not know
+            return []
+        raise
+    finally:
+        if http is None:
+            client.close()
+    return [_restd_row(job) for job in data.get("jobs") or [] if isinstance(job, dict)]
+
+
+def _restd_row(job: dict) -> dict[str, str]:
+    """A slurmrestd job in scontrol's keys."""
+    exit_code = job.get("exit_code")
+    if isinstance(exit_code, dict):
+        exit_code = exit_code.get("return_code", exit_code)
+    state = job.get("job_state")
+    return {"JobId": str(job.get("job_id")), "JobName": job.get("name", ""),
+            "JobState": state[0] if isinstance(state, list) else str(state or ""),
+            "ExitCode": str(exit_code), "NodeList": job.get("nodes", ""),
+            "WorkDir": job.get("current_working_directory", ""), "StdOut": job.get("standard_output", ""),
+            "StdErr": job.get("standard_error", ""), "UserId": job.get("user_name", ""),
+            "Reason": job.get("state_reason", ""), "StartTime": str(job.get("start_time", "")),
+            "EndTime": str(job.get("end_time", "")),
+            "ArrayJobId": str(job.get("array_job_id") or ""), "ArrayTaskId": str(job.get("array_task_id") or "")}
 
 
 def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[tuple[str, Path]]:
@@ -196,8 +204,8 @@ def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[
         try:
             pattern = template.format(**fields)
         except (KeyError, IndexError):
-            raise FetchError("not_configured", f"log template {template!r} uses an unknown field; available: "
-                                               f"{', '.join(fields)}") from None
+            raise NotConfigured(f"log template {template!r} uses an unknown field; available: "
+                                f"{', '.join(fields)}") from None
         for path in sorted(glob.glob(pattern)):
             found.append((os.path.relpath(path, workdir) if workdir and path.startswith(workdir) else path, Path(path)))
     unique, seen = [], set()
@@ -229,11 +237,11 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
             jobs = _sacct(ref, cluster, budget, run) or []
     strangers = [j.get("JobId", "?") for j in jobs if not _is_job(j, ref.job_id)]
     if strangers:  # `scontrol show job 0` lists every job: never diagnose other people's jobs as this one
-        raise FetchError("invalid_id", f"Slurm answered for job {ref.job_id} with other jobs too "
-                                       f"({', '.join(strangers[:5])}): refusing to read their logs")
+        raise InvalidJobId(f"Slurm answered for job {ref.job_id} with other jobs too "
+                           f"({', '.join(strangers[:5])}): refusing to read their logs")
     if not jobs:
-        raise FetchError("unknown_job", f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
-                                        "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)")
+        raise UnknownJob(f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
+                         "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)")
     budget.check_time(f"job {ref.job_id}")
     main = jobs[0]
     facts = _job_facts(main, ref.job_id)
@@ -242,8 +250,8 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
         states = sorted({j.get("JobState", "") for j in jobs})
         facts.state = "/".join(states)
     if all(j.get("JobState") == "PENDING" for j in jobs):
-        raise FetchError("pending", f"job {ref.job_id} is still pending (Reason={main.get('Reason', '?')}): it has "
-                                    "no log yet. Ask again once it has started.")
+        raise Pending(f"job {ref.job_id} is still pending (Reason={main.get('Reason', '?')}): it has "
+                      "no log yet. Ask again once it has started.")
     candidates: list[tuple[str, Path]] = []
     for job in jobs:
         if job.get("JobState") == "PENDING":
@@ -259,9 +267,9 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
         else:
             notes.append(f"{path} does not exist on this machine")
     if not existing:
-        raise FetchError("log_missing", f"job {ref.job_id} is {facts.state}, but none of its logs can be read here: "
-                                        + "; ".join(notes[:4]) + ". Logs on a node-local disk need a log_templates "
-                                        "entry pointing at the shared filesystem.")
+        raise LogMissing(f"job {ref.job_id} is {facts.state}, but none of its logs can be read here: "
+                         + "; ".join(notes[:4]) + ". Logs on a node-local disk need a log_templates "
+                         "entry pointing at the shared filesystem.")
     workdir = new_workdir()
     sizes = [path.stat().st_size for _, path in existing]
     logs = []
@@ -273,8 +281,6 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
             budget.used += kept
             logs.append(FetchedLog(name, dest, kept, original, kept < original))
     except BaseException:
-        import shutil
-
         shutil.rmtree(workdir, ignore_errors=True)
         raise
     truncated = [log.name for log in logs if log.truncated]
