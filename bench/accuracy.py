@@ -26,6 +26,7 @@ SETS = {
     "blind_c2": ROOT / "tests" / "realworld" / "blind_c2",
     "blind_c3": ROOT / "tests" / "realworld" / "blind_c3",
     "blind_c4": ROOT / "tests" / "realworld" / "blind_c4",
+    "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",   # multi-rank excerpts, for attribution
 }
 
 
@@ -34,7 +35,7 @@ def evaluate(directory: Path, matcher) -> dict:
 
     rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
     result = {"logs": len(rows), "class_right": 0, "rank_named": 0, "rank_right": 0, "healthy": 0,
-              "healthy_flagged": 0, "misses": []}
+              "healthy_flagged": 0, "ranked": 0, "ranked_right": 0, "misses": []}
     for row in rows:
         report = signatures.diagnose([str(directory / "logs" / row["file"])], matcher=matcher)
         top = report["diagnoses"][0] if report["diagnoses"] else None
@@ -42,6 +43,9 @@ def evaluate(directory: Path, matcher) -> dict:
         if row["class"] == "healthy":
             result["healthy"] += 1
             result["healthy_flagged"] += got != "healthy"
+        if row.get("initiating_rank") is not None:  # the rank on its own, whatever the class
+            result["ranked"] += 1
+            result["ranked_right"] += bool(top) and top["initiating_rank"] == row["initiating_rank"]
         if got == row["class"]:
             result["class_right"] += 1
             if row["initiating_rank"] is not None:
@@ -70,8 +74,9 @@ def main() -> int:
         return 0
     for name, r in results.items():
         rank = f"{r['rank_right']}/{r['rank_named']}" if r["rank_named"] else "-"
+        ranked = f"{r['ranked_right']}/{r['ranked']}" if r["ranked"] else "-"
         print(f"{name:8} class {r['class_right']}/{r['logs']} = {r['class_right'] / r['logs']:.0%}   "
-              f"rank {rank}   healthy flagged {r['healthy_flagged']}/{r['healthy']}")
+              f"rank (class right) {rank}   rank (any) {ranked}   healthy flagged {r['healthy_flagged']}/{r['healthy']}")
         for miss in r["misses"]:
             print(f"           miss {miss}")
     return 0
