@@ -27,6 +27,7 @@ SETS = {
     "blind_c3": ROOT / "tests" / "realworld" / "blind_c3",
     "blind_c4": ROOT / "tests" / "realworld" / "blind_c4",
     "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",   # multi-rank excerpts, for attribution
+    "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",        # real CPU runs made here (torchrun, srun)
 }
 
 
@@ -37,7 +38,12 @@ def evaluate(directory: Path, matcher) -> dict:
     result = {"logs": len(rows), "class_right": 0, "rank_named": 0, "rank_right": 0, "healthy": 0,
               "healthy_flagged": 0, "ranked": 0, "ranked_right": 0, "misses": []}
     for row in rows:
-        report = signatures.diagnose([str(directory / "logs" / row["file"])], matcher=matcher)
+        if "run" in row:  # a whole run: the inputs a user would give, relative to its directory
+            inputs = [str(directory / "runs" / row["run"] / i) for i in row["inputs"]]
+            row["file"] = row["run"]
+        else:
+            inputs = [str(directory / "logs" / row["file"])]
+        report = signatures.diagnose(inputs, matcher=matcher)
         top = report["diagnoses"][0] if report["diagnoses"] else None
         got = top["class"] if top else ("unrecognised" if report["unrecognised"] else "healthy")
         if row["class"] == "healthy":

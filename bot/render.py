@@ -71,6 +71,21 @@ def _where(d: dict) -> str:
     return who + (f" on `{d['host']}`" if d.get("host") else "")
 
 
+REQUEUE = {"restart": ":repeat: Requeue it", "drain_and_restart": ":construction: Drain the node, then requeue",
+           "fix_and_restart": ":wrench: Fix first, then requeue"}
+
+
+def _why(d: dict) -> str:
+    """One or two lines under Started on: why this rank, how sure, and whether to just requeue."""
+    parts = []
+    a = d.get("attribution")
+    if a and a["reasons"]:
+        parts.append(f"*Why:* {'; '.join(r['text'] for r in a['reasons'][:2])} _({a['confidence']} confidence)_")
+    if d.get("action") in REQUEUE:
+        parts.append(f"{REQUEUE[d['action']]}: {d.get('action_reason', '')}")
+    return clip("\n".join(parts), 2900)
+
+
 def _status_lines(state: MessageState) -> list[str]:
     lines = list(state.followups)
     lines += [f":eyes: Acknowledged by <@{u}> at {t}" for u, t in state.acknowledged]
@@ -149,6 +164,9 @@ def _diagnosis(report: dict, state: MessageState) -> tuple[str, list[dict]]:
         ]},
         _section("*First evidence*\n" + _code([fs["text"]], CODE_LIMIT - 30)),
     ]
+    why = _why(d)
+    if why:
+        blocks.insert(3, _context([why]))
     if d["collateral"]:
         lines = "\n".join(f"• {collateral_line(c)}" for c in d["collateral"][:8])
         blocks.append(_section(f"*Knock-on failures (not the cause)*\n{lines}"))

@@ -42,7 +42,7 @@ def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
     if not scan.sources and scan.skipped:
         raise InputError("; ".join(scan.skipped))
     findings, _ = attribute(scan, matcher.library)
-    return build_report(findings, scan, time.perf_counter() - started)
+    return build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy)
 
 
 def diagnose(inputs: list[str], matcher: Matcher | None = None,

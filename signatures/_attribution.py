@@ -1,38 +1,74 @@
-"""From events to a diagnosis: which failure started it, which rank, what is noise.
+"""From events to a diagnosis: which failure started it, which rank, what is noise, and why.
 
-Rules, in the order they apply:
-1. A `fallback` signature (the generic uncaught-exception one) yields to any
-   other signature that fired within a few lines on the same rank.
-2. An absence event (a save that never completed) is dropped when an explicit
-   root failure follows it in the same source: that failure is why it stopped.
-3. The initiating failure is the earliest root event across ranks; when none
-   exists, the earliest collateral event is the diagnosis (a watchdog timeout
-   with nothing before it is the finding).
-4. Root events close to the first one (same rank, same burst) compete on the
-   signature's priority, so a disk-full beats the checkpoint exception that
-   wraps it and a specific error beats a generic one.
-5. The initiating rank is none when the signature is job-wide or every rank
-   failed alike; a `blame = "peer"` signature points at the rank that went
-   away (the one the launcher saw killed by a signal, or the one that is silent).
+Which failure (in order):
+1. A `fallback` signature (the generic uncaught-exception one) yields to any other signature that
+   fired within a few lines on the same rank; an exception the rank survived (training progress on
+   that rank continues after it) is not a failure at all.
+2. Teardown is never the cause: a scheduler cancelling the step or a launcher's SIGTERM that comes
+   after a rank already failed on its own (a root error, a non-zero exit) is the launcher's doing.
+3. An absence event (a save that never completed) is dropped when an explicit root failure follows
+   it in the same source: that failure is why it stopped.
+4. The initiating failure is the earliest root event across ranks; root events close to it (same
+   rank, same burst) compete on the signature's priority, so a disk-full beats the checkpoint
+   exception that wraps it and a specific error beats a generic one.
+5. With no root event, a rank the launcher saw die of a fatal signal (SIGKILL, SIGSEGV, SIGABRT,
+   SIGBUS) is the diagnosis, with the others' timeouts as its knock-on (unless the others name it
+   as a lost peer, which then is the finding, pointing at it); else the earliest collateral event
+   (a watchdog timeout with nothing before it is the finding); else the launcher's record alone
+   (`launcher-exit` signatures: the exit code's meaning is the diagnosis).
+
+Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
+- `explicit_root`: the initiating event names its rank (high).
+- `collective_odd_one_out`: a mismatch report names the rank that differs (high).
+- `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
+  the launcher's record of the one rank that failed on its own, do (medium).
+- `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
+- `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code).
+- `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
+  the collective timeout except one (high with a world size, medium otherwise).
+- `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
+  completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
+- `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
+  the others (low).
+- `all_alike`: every rank failed the same way: no single rank started it (rank null).
+- `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous).
+- `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ._engine import Event, ScanResult
 from ._library import Library
+from ._ranks import FATAL_EXITS, JobView, build_view
 from ._schema import Signature
 
 FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
 BURST_SECONDS = 60.0
 MAX_EXTRA_DIAGNOSES = 4
-FATAL_SIGNALS = {"-9", "-6", "-7", "-11", "137", "134", "135", "139", "SIGKILL", "SIGABRT", "SIGBUS", "SIGSEGV"}
+STOPPED_EARLY_SECONDS = 30.0  # a rank whose progress stopped this long before the others' did stands out
+SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7"}
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+@dataclass
+class Reason:
+    text: str
+    source: str | None = None
+    line: int | None = None
+
+
+@dataclass
+class Attribution:
+    rank: int | None
+    rule: str
+    confidence: str              # "high", "medium" or "low"
+    reasons: list[Reason] = field(default_factory=list)
 
 
 @dataclass
@@ -47,6 +83,7 @@ class Finding:
     related: list[Event]          # other root events in the same burst
     collateral: list[dict]
     launcher: list[Event]
+    attribution: Attribution | None = None
 
 
 def fill(text: str, values: dict[str, str]) -> str:
@@ -63,6 +100,13 @@ def _time_key(events: list[Event]):
         return (t, e.source_index, e.line)
 
     return key
+
+
+def _before(a: Event, b: Event) -> bool:
+    """a happened before b, as far as the logs tell (line order in one source, else time)."""
+    if a.source_index == b.source_index:
+        return a.line < b.line
+    return a.eff_time is not None and b.eff_time is not None and a.eff_time <= b.eff_time
 
 
 def _same_rank(a: Event, b: Event) -> bool:
@@ -96,29 +140,60 @@ def _is_fallback(sig: Signature) -> bool:
     return "fallback" in sig.tags
 
 
-def _killed_ranks(launcher: list[Event]) -> list[int]:
-    out = []
-    for e in launcher:
-        code = e.values.get("exitcode", "")
-        signal = e.values.get("signal", "")
-        if e.rank is not None and (code in FATAL_SIGNALS or signal in FATAL_SIGNALS) and e.rank not in out:
-            out.append(e.rank)
-    return out
+def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool:
+    """An error line after which its rank (every rank of its source, for a line naming none) kept training:
+    the exception was caught and logged, the process went on."""
+    index = scan.sources.index(source) if source in scan.sources else -1
+    ranks = [rank] if rank is not None else sorted({r for (src, r) in scan.progress if src == index})
+    if not ranks:
+        return False
+    return all((index, r) in scan.progress and scan.progress[(index, r)][0] > line + 1 for r in ranks)
+
+
+def exit_code(e: Event) -> str:
+    """The exit a launcher event reports, as torchrun writes it ("-9", "1")."""
+    return e.values.get("exitcode") or SRUN_SIGNALS.get(e.values.get("how", ""), "")
+
+
+def _failed_on_its_own(e: Event) -> bool:
+    return exit_code(e) not in ("", "0", "-15", "143", "-2", "130")
+
+
+def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:
+    """A scheduler cancel or a received SIGTERM (signatures tagged `teardown`) that follows a failure the job
+    had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died."""
+    if "teardown" not in sig.tags or e.values.get("reason"):
+        return False
+    return any(_before(x, e) for x in others if x is not e) or \
+        any(_failed_on_its_own(w) and _before(w, e) for w in launcher)
 
 
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
     """Return the findings (initiating first) and the launcher (wrapper) events."""
     sigs = library.by_id()
     events = _drop_fallbacks(scan.events, sigs)
+    events = [e for e in events if not (_is_fallback(sigs[e.sig_id]) and survived(scan, e.source, e.line, e.rank))]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
+    teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher)]
+    roots = [e for e in roots if e not in teardown]
+    launcher += teardown
+    explicit = [e for e in explicit if e not in teardown]
     roots = [e for e in roots if e.kind != "absence" or not any(
         r.source_index == e.source_index and r.line > e.line for r in explicit)]
     collateral = [e for e in events if sigs[e.sig_id].role == "collateral"]
+    view = build_view(scan, sigs)
+    exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
+    fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
     promoted = False
-    if not roots:
+    if not roots and fatal and not any(sigs[c.sig_id].blame == "peer" for c in collateral):
+        # a rank the launcher saw killed by a signal; the others' timeouts follow from it
+        roots, promoted = fatal[:1], False
+    elif not roots and collateral:
         roots, collateral, promoted = collateral, [], True
+    elif not roots and exits:
+        roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
     if not roots:
         return [], launcher
 
@@ -135,8 +210,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
         winner = max(burst, key=lambda e: (sigs[e.sig_id].priority, -order[id(e)]))
         sig = sigs[winner.sig_id]
         related = [e for e in burst if e.sig_id != sig.id]
-        findings.append(_finding(scan, sig, winner, [e for e in events if e.sig_id == sig.id], related, promoted,
-                                 launcher))
+        findings.append(_finding(scan, view, sig, winner, [e for e in events if e.sig_id == sig.id], related,
+                                 promoted, launcher, sigs))
         classes_seen.add(sig.cls)
         explained = {id(e) for e in burst}
         # a later failure of a class already reported is the same failure seen again
@@ -150,39 +225,173 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     return findings, launcher
 
 
-def _finding(scan: ScanResult, sig: Signature, event: Event, same_sig: list[Event], related: list[Event],
-             promoted: bool, launcher: list[Event]) -> Finding:
+def _finding(scan: ScanResult, view: JobView, sig: Signature, event: Event, same_sig: list[Event],
+             related: list[Event], promoted: bool, launcher: list[Event], sigs: dict[str, Signature]) -> Finding:
     # events are kept per (signature, rank), so every rank that fired has at least one here;
     # ranks whose events yielded to a specific signature are gone from `same_sig`
     ranks = sorted({e.rank for e in same_sig if e.rank is not None})
     count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
-    rank: int | None = event.rank
-    if rank is None:
-        # the first line named no rank (a kernel assert, a bare CUDA error): the same failure's
-        # other lines in this burst may, when they all name the same one
-        named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
-        if len(named) == 1:
-            rank = named.pop()
-        else:
-            # else the launcher's summary, as evidence: exactly one worker that failed on its own (not SIGTERMed)
-            failed = {e.rank for e in launcher if e.rank is not None
-                      and e.values.get("exitcode", "") not in ("", "0", "-15", "143")}
-            if len(failed) == 1:
-                rank = failed.pop()
-    if sig.scope == "job":
-        rank = None
-    elif sig.blame == "peer":
-        killed = [r for r in _killed_ranks(launcher) if r not in ranks]
-        silent = sorted(scan.ranks - set(ranks))
-        if killed:
-            rank = killed[0]
-        elif len(silent) == 1 and ranks:
-            rank = silent[0]
-        else:
-            rank = None
-    elif rank is not None and len(ranks) >= 2 and set(ranks) >= scan.ranks:
-        rank = None  # every rank failed alike: no single rank started it
-    return Finding(sig, event, same_sig, ranks, count, rank, promoted, related, [], launcher)
+    attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs)
+    return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher,
+                   attribution)
+
+
+def _where(e: Event) -> str:
+    return f"{e.source}:{e.line}"
+
+
+def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[Event], related: list[Event],
+                    ranks: list[int], launcher: list[Event], sigs: dict[str, Signature]) -> Attribution:
+    def because(rank, rule, confidence, *reasons: Reason) -> Attribution:
+        return Attribution(rank, rule, confidence, list(reasons))
+
+    first = Reason(f"first seen: {event.text[:160]}", event.source, event.line)
+    if sig.scope == "job" and sig.cls != "collective_mismatch":
+        return because(None, "job_wide", "high", Reason(f"{sig.title}: this is the job's failure, not one rank's",
+                                                        event.source, event.line))
+    if sig.cls == "collective_mismatch":
+        odd = _odd_one_out(same_sig, view)
+        if odd is not None:
+            return because(odd[0], "collective_odd_one_out", "high", odd[1])
+        return because(None, "job_wide", "medium", Reason("the mismatch report does not say which rank "
+                                                          "differs from the others", event.source, event.line))
+    if "launcher-exit" in sig.tags:
+        code = exit_code(event)
+        meaning = FATAL_EXITS.get(code)
+        confidence = "medium" if meaning else "low"
+        text = (f"only the launcher saw rank {event.rank} end: exit {code}" + (f" ({meaning})" if meaning else "")
+                + "; no rank's own error is in this log")
+        others = [w for w in launcher if w is not event and w.rank is not None and not _failed_on_its_own(w)]
+        reasons = [Reason(text, event.source, event.line)]
+        if others:
+            reasons.append(Reason(f"the launcher then stopped {len({w.rank for w in others})} other rank(s): "
+                                  "teardown, not the cause", others[0].source, others[0].line))
+        rule = "launcher_fatal_signal" if meaning and view.ranks.get(event.rank) and \
+            view.ranks[event.rank].collateral == [] and any(s.collateral for s in view.ranks.values()) \
+            else "launcher_exit"
+        if rule == "launcher_fatal_signal":
+            confidence = "high"
+            reasons.append(Reason(f"rank {event.rank} shows no error of its own while the others report the "
+                                  "knock-on", None, None))
+        return because(event.rank, rule, confidence, *reasons)
+    if sig.blame == "peer":
+        return _peer(view, event, ranks, launcher)
+    if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
+        return because(None, "all_alike", "medium", Reason(f"all {len(ranks)} ranks failed the same way "
+                                                           f"({_rank_list(ranks)})", event.source, event.line))
+    if sig.role == "collateral" or sig.cls == "nccl_timeout":
+        found = _silent_or_behind(view, sig, ranks, event)
+        if found is not None:
+            return found
+        if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
+            return because(None, "all_alike", "low", Reason(f"all {len(ranks)} ranks timed out alike and none is "
+                                                            "missing or behind", event.source, event.line))
+    if event.rank is not None:
+        return because(event.rank, "explicit_root", "high" if sig.role == "root" else "medium", first)
+    named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
+    if len(named) == 1:
+        rank = named.pop()
+        return because(rank, "recovered_rank", "medium", first,
+                       Reason(f"the same failure's other lines name rank {rank}", None, None))
+    failed = [w for w in launcher if w.rank is not None and _failed_on_its_own(w)]
+    if len({w.rank for w in failed}) == 1:
+        w = failed[0]
+        return because(w.rank, "recovered_rank", "medium", first,
+                       Reason(f"the line names no rank; the launcher saw only rank {w.rank} fail on its own "
+                              f"(exit {exit_code(w)})", w.source, w.line))
+    stopped = _stopped_first(view)
+    if stopped is not None:
+        return because(stopped[0], "progress_stopped_first", "low", first, stopped[1])
+    return because(None, "unknown", "low", first, Reason("the line names no rank and nothing else tells which",
+                                                         None, None))
+
+
+def _rank_list(ranks) -> str:
+    return ", ".join(str(r) for r in sorted(ranks)[:12]) + ("…" if len(ranks) > 12 else "")
+
+
+_OTHER_RANK = re.compile(r"but Rank (\d+) is running")
+
+
+def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason] | None:
+    """The rank that differs in a mismatch report. Each rank's report compares itself with one other rank
+    ("Rank 1 is running X, but Rank 3 is running Y"): the rank most reports name as the other is the odd one;
+    a report from NCCL's own check names it directly."""
+    votes: dict[int, list[Event]] = {}
+    for e in events:
+        other = _OTHER_RANK.search(e.text)
+        named = other.group(1) if other else (e.values.get("mismatch_rank", "") if "but Rank" not in e.text
+                                              and e.rank is None else "")
+        if named.isdigit():
+            votes.setdefault(int(named), []).append(e)
+    if not votes:
+        return None
+    rank = min(votes, key=lambda r: (-len(votes[r]), r))
+    e = votes[rank][0]
+    return rank, Reason(f"the collective check compares rank {rank} with the others and finds it running a "
+                        f"different collective ({len(votes[rank])} report(s) name it)", e.source, e.line)
+
+
+def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) -> Attribution:
+    killed = [w for w in launcher if w.rank is not None and FATAL_EXITS.get(exit_code(w)) and w.rank not in ranks]
+    if killed:
+        w = killed[0]
+        return Attribution(w.rank, "launcher_fatal_signal", "high", [
+            Reason(f"the launcher saw rank {w.rank} die ({exit_code(w)}, {FATAL_EXITS[exit_code(w)]})",
+                   w.source, w.line),
+            Reason(f"{len(ranks)} other rank(s) then lost their peer", event.source, event.line)])
+    silent = sorted(view.expected - set(ranks))
+    if len(silent) == 1 and ranks:
+        return Attribution(silent[0], "silent_rank", "medium", [
+            Reason(f"ranks {_rank_list(ranks)} lost a peer; rank {silent[0]} reported nothing", event.source,
+                   event.line)])
+    return Attribution(None, "peer_unknown", "low", [
+        Reason("ranks lost a peer, and nothing in the log tells which one went away", event.source, event.line)])
+
+
+def _silent_or_behind(view: JobView, sig: Signature, ranks: list[int], event: Event) -> Attribution | None:
+    timed_out = {r for r, s in view.ranks.items() if s.timeouts or s.collateral}
+    if not timed_out:
+        return None
+    missing = sorted(view.expected - timed_out - {r for r, s in view.ranks.items() if s.roots})
+    if len(missing) == 1 and len(timed_out) >= 1:
+        rank = missing[0]
+        state = view.ranks.get(rank)
+        where = "printed nothing" if state is None or state.progress is None else \
+            f"last made progress at step {state.progress.step}"
+        known = f"of {view.world_size} ranks (world size)" if view.world_size else \
+            f"of the {len(view.expected)} ranks seen or implied"
+        return Attribution(rank, "silent_rank", "high" if view.world_size else "medium", [
+            Reason(f"rank {rank} is the only one {known} that did not report the timeout; it {where}",
+                   event.source, event.line),
+            Reason(f"ranks {_rank_list(timed_out)} waited on it and timed out", event.source, event.line)])
+    completed = {r: s.last_completed for r, s in view.ranks.items() if s.last_completed is not None}
+    if len(completed) >= 2:
+        low = min(completed.values())
+        behind = [r for r, c in completed.items() if c == low]
+        if len(behind) == 1 and low < max(completed.values()):
+            r = behind[0]
+            e = view.ranks[r].timeouts[0]
+            return Attribution(r, "behind_in_sequence", "medium", [
+                Reason(f"rank {r} completed collective {low}, the others up to {max(completed.values())}: it fell "
+                       "behind (a rank stuck inside a collective still shows the previous number)", e.source, e.line)])
+    if completed and all(c == -1 for c in completed.values()):
+        return Attribution(None, "all_alike", "medium", [
+            Reason("every rank shows 'last completed' -1: the processes stopped before any collective ran (a hung "
+                   "import or filesystem, not a communication hang)", event.source, event.line)])
+    return None
+
+
+def _stopped_first(view: JobView) -> tuple[int, Reason] | None:
+    timed = {r: s.progress for r, s in view.ranks.items() if s.progress and s.progress.time is not None}
+    if len(timed) < 2:
+        return None
+    ordered = sorted(timed.items(), key=lambda kv: kv[1].time)
+    (r0, p0), (_, p1) = ordered[0], ordered[1]
+    if p1.time - p0.time < STOPPED_EARLY_SECONDS:
+        return None
+    return r0, Reason(f"rank {r0}'s training progress stopped first (step {p0.step}), {p1.time - p0.time:.0f} s "
+                      "before any other rank's", p0.source, p0.line)
 
 
 def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key) -> list[dict]:

@@ -38,6 +38,10 @@ TIME_LOOKBACK = 40       # lines searched above an unstamped event for a timesta
 CONTINUATION_LINES = 4   # lines kept below an exception that continue its message
 CONTINUATION_SCAN = 12   # lines looked at for them (other ranks' lines may interleave)
 
+# How many ranks the job has, as launchers and libraries print it at start-up: "world_size=4",
+# "WORLD_SIZE: 8", NCCL's "comm 0x... rank 0 nranks 8". (group_world_size and role_world_size are not it.)
+_WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE)['\"]?\s*[:=]\s*['\"]?(\d{1,7})\b|\bnranks (\d{1,7})\b")
+
 # Lines that look like an error even when no signature explains them.
 _ERRORLIKE = [
     ("Traceback (most recent call last)", r"Traceback \(most recent call last\)"),
@@ -101,6 +105,9 @@ class ScanResult:
     sources: list[str]
     skipped: list[str]
     completed: dict[str, int] = field(default_factory=dict)
+    # per (source index, rank): the last training progress seen (line, step, time), from the sampled loss lines
+    progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = field(default_factory=dict)
+    world_size: int | None = None  # as the job printed it (world_size=, WORLD_SIZE, NCCL's nranks)
 
 
 class _Lazy:
@@ -332,6 +339,8 @@ class _Scan:
         self.sources: list[str] = []
         self.skipped: list[str] = []
         self.completed: dict[str, int] = {}  # absence rules whose operation was seen to complete
+        self.rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = {}
+        self.world_size: int | None = None
         self.seq = 0
 
     # -- reading -------------------------------------------------------------
@@ -387,6 +396,10 @@ class _Scan:
                 st.hosts.add(pre.host)
             if pre.time is not None and st.year is None:
                 st.year = year_of(pre.time)
+        for found in _WORLD_SIZE.finditer(bytes(data[:end])):  # printed at start-up, if at all
+            size = int(next(g for g in found.groups() if g))
+            if 0 < size <= 1 << 20:
+                self.world_size = max(self.world_size or 0, size)
 
     # -- the block scan ------------------------------------------------------
 
@@ -628,8 +641,11 @@ class _Scan:
                 prefix = parse_prefix(text, st.year)
             rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
             series = st.series.setdefault((sig.id, rank, name), _trend.Series())
+            step = _trend.step_of(text)
+            if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
+                self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
             series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], prefix.time,
-                                            prefix.host or st.source.host_hint, _trend.step_of(text)))
+                                            prefix.host or st.source.host_hint, step))
             return
 
     def _finish_trends(self, st: _SourceState) -> None:
@@ -761,4 +777,5 @@ class _Scan:
     def result(self) -> ScanResult:
         events = sorted((e for kept in self.events.values() for e in kept), key=lambda e: e.seq)
         return ScanResult(events, dict(self.counts), self.errorlike, self.ranks, self.hosts,
-                          self.bytes, self.lines, self.sources, self.skipped, self.completed)
+                          self.bytes, self.lines, self.sources, self.skipped, self.completed, self.rank_progress,
+                          self.world_size)

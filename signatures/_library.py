@@ -20,11 +20,16 @@ class SignatureFileError(ValueError):
     """A signature or taxonomy file is invalid. The message names the file and the reason."""
 
 
+ACTIONS = ("restart", "drain_and_restart", "fix_and_restart", "none")
+
+
 @dataclass(frozen=True)
 class TaxonomyClass:
     key: str
     family: str
     meaning: str
+    action: str = "fix_and_restart"   # restart | drain_and_restart | fix_and_restart | none: "can I just requeue?"
+    action_reason: str = ""
 
 
 @dataclass
@@ -59,7 +64,10 @@ def load_taxonomy(path: Path = TAXONOMY_FILE) -> dict[str, TaxonomyClass]:
     for key, entry in classes.items():
         if not isinstance(entry, dict) or not {"family", "meaning"} <= entry.keys():
             raise SignatureFileError(f"{path}: class {key!r} needs 'family' and 'meaning'")
-        out[key] = TaxonomyClass(key, entry["family"], entry["meaning"])
+        if entry.get("action", "fix_and_restart") not in ACTIONS:
+            raise SignatureFileError(f"{path}: class {key!r}: action must be one of {', '.join(ACTIONS)}")
+        out[key] = TaxonomyClass(key, entry["family"], entry["meaning"], entry.get("action", "fix_and_restart"),
+                                 entry.get("action_reason", ""))
     return out
 
 

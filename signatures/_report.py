@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ._attribution import Finding, fill
+from ._attribution import Finding, fill, survived
 from ._engine import Event, ScanResult
 from ._lines import iso
 
@@ -27,8 +27,15 @@ def _evidence(e: Event, kind: str) -> dict:
     return item
 
 
-def diagnosis_dict(f: Finding) -> dict:
+def attribution_dict(f: Finding) -> dict:
+    a = f.attribution
+    return {"rank": a.rank, "rule": a.rule, "confidence": a.confidence,
+            "reasons": [{"text": r.text, "source": r.source, "line": r.line} for r in a.reasons]}
+
+
+def diagnosis_dict(f: Finding, taxonomy: dict | None = None) -> dict:
     sig, e = f.sig, f.event
+    cls = (taxonomy or {}).get(sig.cls)
     values = dict(e.values)
     # the line's host and the initiating rank are usable in the text as {host} and {rank}
     text_values = {**values, "host": e.host or "unknown host",
@@ -67,18 +74,23 @@ def diagnosis_dict(f: Finding) -> dict:
         "verify": fill(sig.verify, text_values).strip(),
         "references": sig.references,
         "related": sig.related,
+        "attribution": attribution_dict(f),
+        "action": cls.action if cls else "fix_and_restart",
+        "action_reason": cls.action_reason if cls else "",
     }
 
 
-def build_report(findings: list[Finding], scan: ScanResult, seconds: float) -> dict:
+def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxonomy: dict | None = None) -> dict:
     unrecognised = []
     if not findings:
         by_rank = sorted(scan.errorlike.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0))
         for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
-            unrecognised.append({"rank": rank, "lines": [
-                {"source": ln.source, "line": ln.line, "text": ln.text} for ln in lines]})
+            lines = [ln for ln in lines if not survived(scan, ln.source, ln.line, rank)]
+            if lines:
+                unrecognised.append({"rank": rank, "lines": [
+                    {"source": ln.source, "line": ln.line, "text": ln.text} for ln in lines]})
     return {
-        "diagnoses": [diagnosis_dict(f) for f in findings],
+        "diagnoses": [diagnosis_dict(f, taxonomy) for f in findings],
         "unrecognised": unrecognised,
         "stats": {
             "bytes": scan.bytes,
@@ -153,6 +165,14 @@ def render_text(report: dict, width: int = 100) -> str:
         host = f" on {d['host']}" if d["host"] else ""
         when = f" at {fs['time']}" if fs["time"] else ""
         out.append(f"  Started: {where}{host}, {fs['source']}:{fs['line']}{when}")
+        attribution = d.get("attribution")
+        if attribution:
+            why = "; ".join(r["text"] for r in attribution["reasons"][:2])
+            out.append(wrap(f"Why: {why} [{attribution['rule']}, {attribution['confidence']} confidence]", "    "))
+        if d.get("action") and d["action"] != "none":
+            label = {"restart": "yes, requeue it", "drain_and_restart": "drain the node first, then requeue",
+                     "fix_and_restart": "not yet: fix first"}[d["action"]]
+            out.append(wrap(f"Can I just requeue? {label} ({d['action_reason']})", "  "))
         out.append("  Evidence:")
         for ev in d["evidence"]:
             tag = {"initiating": ">", "same_failure": "=", "related": "~", "launcher": "L"}.get(ev["kind"], " ")

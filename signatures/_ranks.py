@@ -1,0 +1,123 @@
+"""The job seen rank by rank: who was there, how far each got, how each failed and how each ended.
+
+Built from the scan's events and facts, it is what attribution reasons over: the ranks seen or
+implied by the world size, each rank's last training progress, its root and collateral events,
+its collective timeouts (with PyTorch's sequence numbers where printed) and its exit as the
+launcher saw it. Nothing here decides; it only gathers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._engine import Event, ScanResult
+from ._schema import Signature
+
+FATAL_EXITS = {"-9": "SIGKILL", "137": "SIGKILL", "-11": "SIGSEGV", "139": "SIGSEGV", "-6": "SIGABRT",
+               "134": "SIGABRT", "-7": "SIGBUS", "135": "SIGBUS"}
+TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
+
+
+@dataclass
+class Progress:
+    source: str
+    line: int
+    step: int | None
+    time: float | None
+
+
+@dataclass
+class Exit:
+    """How the launcher saw a rank end."""
+    code: str                 # "-9", "1", "0"
+    signal: str | None        # "SIGKILL" for a fatal signal
+    event: Event
+    order: int                # the launcher's order of noticing (0 first)
+
+    @property
+    def fatal(self) -> bool:
+        return self.signal is not None
+
+    @property
+    def teardown(self) -> bool:
+        return self.code in TEARDOWN_EXITS
+
+    @property
+    def failed_on_its_own(self) -> bool:
+        return self.code not in ("", "0") and not self.teardown
+
+
+@dataclass
+class RankState:
+    rank: int
+    sources: set[str] = field(default_factory=set)
+    progress: Progress | None = None            # the last training step seen
+    roots: list[Event] = field(default_factory=list)
+    collateral: list[Event] = field(default_factory=list)
+    timeouts: list[Event] = field(default_factory=list)   # collective timeouts (nccl_timeout class)
+    exit: Exit | None = None
+
+    @property
+    def last_completed(self) -> int | None:
+        """The highest 'last completed' collective sequence number this rank printed, if any."""
+        seen = [int(e.values["last_completed"]) for e in self.timeouts
+                if e.values.get("last_completed", "").lstrip("-").isdigit()]
+        return max(seen) if seen else None
+
+
+@dataclass
+class JobView:
+    ranks: dict[int, RankState]
+    world_size: int | None       # as printed (world_size=, WORLD_SIZE, nranks), when it was
+    implied: set[int]            # ranks expected by the world size or by numbering, never seen
+
+    @property
+    def expected(self) -> set[int]:
+        return set(self.ranks) | self.implied
+
+    def exits(self) -> list[Exit]:
+        return sorted((s.exit for s in self.ranks.values() if s.exit), key=lambda x: x.order)
+
+
+def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
+    states: dict[int, RankState] = {}
+
+    def state(rank: int) -> RankState:
+        return states.setdefault(rank, RankState(rank))
+
+    for rank in scan.ranks:
+        state(rank)
+    for (source_index, rank), (line, step, time) in scan.progress.items():
+        if rank is None:
+            continue
+        s = state(rank)
+        source = scan.sources[source_index] if source_index < len(scan.sources) else str(source_index)
+        if s.progress is None or (time is not None and (s.progress.time or 0) <= time) or \
+                (time is None and s.progress.time is None and (s.progress.step or 0) <= (step or 0)):
+            s.progress = Progress(source, line, step, time)
+    order = 0
+    for e in scan.events:
+        if e.rank is None:
+            continue
+        sig = sigs[e.sig_id]
+        s = state(e.rank)
+        s.sources.add(e.source)
+        if sig.role == "root":
+            s.roots.append(e)
+        elif sig.role == "collateral":
+            s.collateral.append(e)
+            if sig.cls == "nccl_timeout":
+                s.timeouts.append(e)
+        elif "exitcode" in e.values and s.exit is None:
+            code = e.values["exitcode"]
+            signal = FATAL_EXITS.get(code) or (e.values.get("signal") if e.values.get("signal") in
+                                               FATAL_EXITS.values() else None)
+            s.exit = Exit(code, signal, e, order)
+            order += 1
+    implied: set[int] = set()
+    world = scan.world_size
+    if world and world <= 100000:
+        implied |= set(range(world)) - set(states)
+    elif states:
+        implied |= set(range(max(states) + 1)) - set(states)  # ranks count from 0: gaps are ranks too
+    return JobView(states, world, implied)

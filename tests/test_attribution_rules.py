@@ -1,0 +1,130 @@
+"""Attribution rules over the per-rank view: each rule on a log built from real line formats, and the
+report's `attribution` agreeing with `initiating_rank` on every corpus log."""
+
+import json
+
+import pytest
+
+from conftest import CORPUS
+from helpers import run, top
+
+WATCHDOG = ("[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL("
+            "SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800008 milliseconds "
+            "before timing out.")
+
+
+def attribution(report: dict) -> dict:
+    d = top(report)
+    assert d is not None, report
+    a = d["attribution"]
+    assert a["rank"] == d["initiating_rank"] and a["reasons"] and a["confidence"] in ("high", "medium", "low")
+    return a
+
+
+def test_the_silent_rank_is_the_one_missing_from_the_timeouts(matcher):
+    log = "\n".join(["[rank0]: step 10 loss 2.1", "[rank1]: step 10 loss 2.2", "[rank2]: step 10 loss 2.0",
+                     "[rank3]: step 10 loss 2.3"] + [WATCHDOG.format(r=r) for r in (0, 1, 3)])
+    report = run(matcher, ("train.log", log))
+    a = attribution(report)
+    assert (a["rank"], a["rule"]) == (2, "silent_rank") and top(report)["class"] == "nccl_timeout"
+
+
+def test_a_silent_rank_zero_is_implied_by_numbering(matcher):
+    report = run(matcher, ("train.log", "\n".join(WATCHDOG.format(r=r) for r in (1, 2, 3))))
+    assert (attribution(report)["rank"], attribution(report)["rule"]) == (0, "silent_rank")
+
+
+def test_the_world_size_names_a_silent_rank_never_seen(matcher):
+    log = "world_size=4\n" + "\n".join(WATCHDOG.format(r=r) for r in (0, 1, 2))
+    a = attribution(run(matcher, ("train.log", log)))
+    assert (a["rank"], a["rule"], a["confidence"]) == (3, "silent_rank", "high")
+
+
+def test_every_rank_timing_out_alike_names_no_rank(matcher):
+    a = attribution(run(matcher, ("train.log", "\n".join(WATCHDOG.format(r=r) for r in range(4)))))
+    assert a["rank"] is None and a["rule"] == "all_alike"
+
+
+def test_the_rank_behind_in_sequence(matcher):
+    line = ("[PG ID 0 PG GUID 0(default_pg) Rank {r}] Timeout at NCCL work: 610, last enqueued NCCL work: 616, "
+            "last completed NCCL work: {c}.")
+    log = "\n".join(line.format(r=r, c=c) for r, c in ((0, 609), (1, 609), (2, 604), (3, 609)))
+    a = attribution(run(matcher, ("train.log", log)))
+    assert (a["rank"], a["rule"]) == (2, "behind_in_sequence")
+
+
+def test_last_completed_minus_one_everywhere_means_frozen_before_any_collective(matcher):
+    line = ("[PG ID 0 PG GUID 0 Rank {r}] Timeout at NCCL work: 1, last enqueued NCCL work: 1, "
+            "last completed NCCL work: -1.")
+    a = attribution(run(matcher, ("train.log", "\n".join(line.format(r=r) for r in range(4)))))
+    assert a["rank"] is None and "before any collective" in a["reasons"][0]["text"]
+
+
+def test_only_the_launcher_saw_it_sigkill(matcher):
+    log = """W1203 08:20:01.000000 100 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 11 closing signal SIGTERM
+W1203 08:20:01.000000 100 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 12 closing signal SIGTERM
+E1203 08:20:02.000000 100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 2 (pid: 13) of binary: /usr/bin/python3"""
+    report = run(matcher, ("console.log", log))
+    d = top(report)
+    a = attribution(report)
+    assert (d["class"], a["rank"], a["rule"], d["action"]) == ("host_oom_killed", 2, "launcher_exit", "fix_and_restart")
+    assert any("dmesg" in c or "--log-dir" in c for c in d["checklist"] + [d["fix"]])
+
+
+def test_only_the_launcher_saw_it_exit_code_one(matcher):
+    report = run(matcher, ("console.log", "srun: error: node17: task 3: Exited with exit code 1"))
+    a = attribution(report)
+    assert (top(report)["class"], a["rank"], a["confidence"]) == ("python_exception_other", 3, "low")
+
+
+def test_srun_cancelling_the_step_is_teardown_not_preemption(matcher):
+    log = """srun: error: node17: task 0: Exited with exit code 1
+slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 ***
+srun: error: node17: task 1: Terminated"""
+    report = run(matcher, ("slurm-1234.out", log))
+    assert top(report)["class"] != "preemption_sigterm" and top(report)["initiating_rank"] == 0
+
+
+def test_a_real_preemption_is_still_one(matcher):
+    log = "slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 DUE TO PREEMPTION ***"
+    report = run(matcher, ("slurm-1234.out", log))
+    assert top(report)["class"] == "preemption_sigterm" and top(report)["action"] == "restart"
+
+
+def test_the_odd_one_out_in_a_collective_mismatch(matcher):
+    fp = "CollectiveFingerPrint(SequenceNumber=100, OpType=ALLREDUCE, TensorShape=[{n}], TensorDtypes=Float)"
+    lines = [f"[rank{r}]: RuntimeError: Detected mismatch between collectives on ranks. Rank {r} is running "
+             f"collective: {fp.format(n=5313 if r == 3 else 5573)}, but Rank {3 if r != 3 else 0} is running "
+             f"collective: {fp.format(n=5313 if r != 3 else 5573)}." for r in range(4)]
+    a = attribution(run(matcher, ("console.log", "\n".join(lines))))
+    assert (a["rank"], a["rule"]) == (3, "collective_odd_one_out")
+
+
+def test_an_exception_the_rank_survived_is_not_a_failure(matcher):
+    log = """2026-12-03 08:24:05,230 INFO [rank0] step 0 loss 0.9000 lr 0.02
+Traceback (most recent call last):
+  File "/w/train.py", line 24, in __init__
+    self.sock = socket.create_connection((host, port), timeout=2)
+ConnectionRefusedError: [Errno 111] Connection refused
+2026-12-03 08:24:07,232 WARNING [rank0] metrics relay not reachable (attempt 2/6), retrying in 2s
+2026-12-03 08:24:16,007 INFO [rank0] step 25 loss 0.4485 lr 0.0200
+2026-12-03 08:24:16,778 INFO [rank0] step 50 loss 0.3468 lr 0.0200"""
+    report = run(matcher, ("console.log", log))
+    assert report["diagnoses"] == [] and report["unrecognised"] == []
+
+
+def test_the_report_says_whether_to_requeue(matcher):
+    report = run(matcher, ("rank3.log", "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                                        "2.00 GiB."))
+    d = top(report)
+    assert d["action"] == "fix_and_restart" and d["action_reason"]
+
+
+@pytest.mark.parametrize("row", [json.loads(x) for x in (CORPUS / "labels.jsonl").read_text().splitlines()],
+                         ids=lambda r: r["file"])
+def test_attribution_agrees_with_the_initiating_rank_on_the_corpus(matcher, row):
+    from signatures import diagnose
+
+    report = diagnose([str(CORPUS / row["file"])], matcher)
+    if report["diagnoses"]:
+        attribution(report)
