@@ -69,7 +69,7 @@ class Responder:
         self.quick = WorkQueue(2, metrics, "paste")
         # events are routed here (files.info, the thread's parent, the first message), not on Bolt's few
         # listener threads, which must stay free to ack slash commands and button presses
-        self.intake = WorkQueue(4, None, "intake")
+        self.intake = WorkQueue(2, None, "intake")
 
     def close(self, grace: float, client: WebClient | None = None) -> None:
         """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers. What is
