@@ -109,7 +109,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if progress:
         progress.close()
-    if report["stats"]["bytes"] == 0:
+    if report["stats"]["bytes"] == 0 and "flight_recorder" not in report:
         print("denpex: the input is empty: nothing to diagnose", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterable
 
-from ._attribution import attribute
+from . import _flight
+from ._attribution import apply_flight_recorder, attribute
 from ._cache import cached_matcher
 from ._engine import Matcher, ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
@@ -38,11 +39,32 @@ def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
     """Scan the sources as one job and return the report (the JSON contract)."""
     matcher = matcher or default_matcher()
     started = time.perf_counter()
-    scan = matcher.scan(sources, progress)
-    if not scan.sources and scan.skipped:
+    dumps: list[_flight.Dump] = []
+    refused: list[str] = []
+
+    def logs_only():
+        """Flight Recorder dumps are read aside (safely: no code runs); everything else is scanned."""
+        for source in sources:
+            if not _flight.is_pickle(source.head):
+                yield source
+                continue
+            try:
+                dumps.append(_flight.read_dump(source.name, source.head + source.stream.read(_flight.MAX_DUMP_BYTES)))
+            except InputError as exc:
+                refused.append(str(exc))
+
+    scan = matcher.scan(logs_only(), progress)
+    scan.skipped += refused
+    if not scan.sources and not dumps and scan.skipped:
         raise InputError("; ".join(scan.skipped))
     findings, _ = attribute(scan, matcher.library)
-    return build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy)
+    recorder = _flight.analyze(dumps, scan.world_size) if dumps else None
+    if recorder and findings:
+        apply_flight_recorder(findings[0], recorder)
+    report = build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy)
+    if recorder:
+        report["flight_recorder"] = recorder
+    return report
 
 
 def diagnose(inputs: list[str], matcher: Matcher | None = None,

@@ -394,6 +394,28 @@ def _stopped_first(view: JobView) -> tuple[int, Reason] | None:
                       "before any other rank's", p0.source, p0.line)
 
 
+WEAK_RULES = {"silent_rank", "behind_in_sequence", "progress_stopped_first", "all_alike", "unknown", "peer_unknown"}
+
+
+def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
+    """The dumps outrank guesses from the text: the one rank that never joined the collective the others wait
+    in (or whose sizes differ at the same sequence number) started it."""
+    stuck, mismatch = recorder.get("stuck") or {}, recorder.get("mismatch") or {}
+    weak = finding.attribution.rule in WEAK_RULES or finding.promoted or finding.sig.cls == "nccl_timeout"
+    if len(mismatch.get("odd", [])) == 1 and (weak or finding.sig.cls == "collective_mismatch"):
+        rank = mismatch["odd"][0]
+        text = (f"Flight Recorder: at collective {mismatch['seq']} rank {rank} ran {mismatch['got'][rank]}, the "
+                f"others {mismatch['expected']}")
+    elif len(stuck.get("not_joined", [])) == 1 and weak:
+        rank = stuck["not_joined"][0]
+        text = (f"Flight Recorder: ranks {_rank_list(stuck['waiting'])} wait in collective {stuck['seq']} "
+                f"({stuck['op']}); rank {rank}'s newest is {stuck['newest_of_not_joined'][rank]}: it never joined")
+    else:
+        return
+    finding.initiating_rank = rank
+    finding.attribution = Attribution(rank, "flight_recorder", "high", [Reason(text)] + finding.attribution.reasons[:1])
+
+
 def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key) -> list[dict]:
     groups: dict[str, dict] = {}
     origin = finding.event.eff_time

@@ -194,6 +194,17 @@ def render_text(report: dict, width: int = 100) -> str:
         out.append(f"  Verify: {d['verify']}")
         if d["references"]:
             out.append(f"  References: {' '.join(d['references'][:3])}")
+    fr = report.get("flight_recorder")
+    if fr:
+        out.append(f"\nFlight Recorder: dumps of ranks {_ranks(fr['ranks_present']) or 'unknown'}"
+                   + (f"; missing for ranks {_ranks(fr['ranks_missing'])} ({fr['enable']})" if fr["ranks_missing"] else ""))
+        stuck = fr.get("stuck")
+        if stuck:
+            out.append(f"  ranks {_ranks(stuck['waiting'])} wait in collective {stuck['seq']} ({stuck['op']})"
+                       + (f"; never joined: ranks {_ranks(stuck['not_joined'])}" if stuck["not_joined"] else ""))
+        if fr.get("mismatch"):
+            m = fr["mismatch"]
+            out.append(f"  collective {m['seq']} differs on ranks {_ranks(m['odd'])}: expected {m['expected']}")
     skipped = "".join(f"\n  skipped {s}" for s in stats["skipped"])
     ranks = _ranks(stats["ranks"]) if stats["ranks"] else "none seen"
     out.append(f"\n({stats['bytes'] / 1e6:.1f} MB, {stats['lines']} lines, {stats['sources']} source(s), ranks {ranks},"

@@ -1,0 +1,106 @@
+"""PyTorch Flight Recorder dumps: which ranks never joined the collective the others wait in.
+
+A dump is one pickle per rank (`TORCH_FR_DUMP_TEMP_FILE` + rank, `nccl_trace_rank_N`): a dict with
+`entries`, one per collective this process group recorded (`collective_seq_id`, `state` scheduled /
+started / completed, `profiling_name` such as "nccl:all_reduce", `input_sizes`, times). Pickles are
+never loaded with `pickle.load`: the unpickler below refuses every class, so a dump (plain dicts,
+lists, strings and numbers) loads and anything that would run code is refused with a message.
+
+The reasoning follows PyTorch's own analyzer (torch/distributed/flight_recorder): find the
+collective most ranks got to last and did not complete; a rank whose newest collective is older
+never joined it. Sizes that differ at the same sequence number are a mismatch. Ranks expected but
+with no dump are named, with the environment that would have produced theirs.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ._sources import InputError
+
+MAX_DUMP_BYTES = 256 << 20
+_RANK_IN_NAME = re.compile(r"(?:rank|_)(\d{1,6})$")
+ENABLE_HINT = ("set TORCH_FR_BUFFER_SIZE (e.g. 2000) and TORCH_FR_DUMP_TEMP_FILE=/shared/fr_trace_rank_ on every "
+               "rank (TORCH_NCCL_TRACE_BUFFER_SIZE and TORCH_NCCL_DUMP_ON_TIMEOUT=1 on NCCL releases before the "
+               "rename), so each rank writes its dump on a timeout")
+
+
+def is_pickle(head: bytes) -> bool:
+    return len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5
+
+
+class _NoClasses(pickle.Unpickler):
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"it asks for {module}.{name}: only plain data is read")
+
+
+@dataclass
+class Dump:
+    rank: int | None
+    name: str
+    entries: list[dict]
+
+
+def read_dump(name: str, data: bytes) -> Dump:
+    if len(data) > MAX_DUMP_BYTES:
+        raise InputError(f"{name}: a pickle of {len(data) >> 20} MB is larger than a Flight Recorder dump")
+    try:
+        loaded = _NoClasses(io.BytesIO(data)).load()
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, MemoryError) as exc:
+        raise InputError(f"{name}: a pickle that is not a Flight Recorder dump, not read ({exc})") from None
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("entries"), list):
+        raise InputError(f"{name}: a pickle that is not a Flight Recorder dump (no 'entries'), not read")
+    rank = loaded.get("rank")
+    if not isinstance(rank, int):
+        found = _RANK_IN_NAME.search(name.rsplit("/", 1)[-1].rsplit(":", 1)[-1])
+        rank = int(found.group(1)) if found else None
+    entries = [e for e in loaded["entries"] if isinstance(e, dict) and isinstance(e.get("collective_seq_id"), int)]
+    return Dump(rank, name, entries)
+
+
+def _pg(entry: dict) -> str:
+    pg = entry.get("process_group")
+    return str(pg[0]) if isinstance(pg, (list, tuple)) and pg else str(entry.get("pg_id", "0"))
+
+
+def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
+    """What the dumps say, as the report's `flight_recorder` section."""
+    present = sorted(d.rank for d in dumps if d.rank is not None)
+    expected = set(range(world_size)) if world_size else (set(range(max(present) + 1)) if present else set())
+    out: dict = {"dumps": [d.name for d in dumps], "ranks_present": present,
+                 "ranks_missing": sorted(expected - set(present))}
+    if out["ranks_missing"]:
+        out["enable"] = ENABLE_HINT
+    ranked = [d for d in dumps if d.rank is not None and d.entries]
+    if len(ranked) < 2:
+        return out
+    newest: dict[int, dict] = {}
+    for d in ranked:
+        default = [e for e in d.entries if _pg(e) == "0"] or d.entries
+        newest[d.rank] = max(default, key=lambda e: e["collective_seq_id"])
+    # the collective most ranks got to last (gloo records every entry as "scheduled": states alone cannot
+    # tell, the sequence numbers can)
+    stuck_seq, _ = Counter(e["collective_seq_id"] for e in newest.values()).most_common(1)[0]
+    waiting = sorted(r for r, e in newest.items() if e["collective_seq_id"] == stuck_seq)
+    behind = sorted(r for r, e in newest.items() if e["collective_seq_id"] < stuck_seq)
+    stuck_entry = newest[waiting[0]]
+    if stuck_entry.get("state") != "completed":
+        out["stuck"] = {"seq": stuck_seq, "op": stuck_entry.get("profiling_name", ""), "waiting": waiting,
+                        "not_joined": behind,
+                        "newest_of_not_joined": {r: newest[r]["collective_seq_id"] for r in behind}}
+    by_seq: dict[int, dict[int, str]] = {}
+    for d in ranked:
+        for e in d.entries:
+            by_seq.setdefault(e["collective_seq_id"], {})[d.rank] = f"{e.get('profiling_name')} {e.get('input_sizes')}"
+    for seq in sorted(by_seq):
+        shapes = by_seq[seq]
+        if len(set(shapes.values())) > 1 and len(shapes) >= 2:
+            common, _ = Counter(shapes.values()).most_common(1)[0]
+            out["mismatch"] = {"seq": seq, "odd": sorted(r for r, s in shapes.items() if s != common),
+                               "expected": common, "got": {r: s for r, s in shapes.items() if s != common}}
+            break
+    return out
