@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from ._attribution import Finding, fill, survived
@@ -80,6 +81,36 @@ def diagnosis_dict(f: Finding, taxonomy: dict | None = None) -> dict:
     }
 
 
+# Words in an unexplained error that point at a family, and the class it most likely is (a hint, low confidence)
+_HINTS = [
+    ("memory", "cuda_oom", re.compile(r"(?i)cuda.{0,40}(?:memory|alloc)|out of memory.{0,40}(?:gpu|cuda)")),
+    ("memory", "host_oom_killed", re.compile(r"(?i)out of memory|cannot allocate memory|memoryerror|oom|killed")),
+    ("network", "nccl_system_error", re.compile(r"(?i)nccl|gloo|socket|connection (?:refused|reset|closed)|"
+                                                r"timed? ?out|unreachable|broken pipe")),
+    ("storage", "storage_io_error", re.compile(r"(?i)no space|disk|quota|i/o error|input/output|permission denied|"
+                                              r"read-only file system|stale file handle|no such file")),
+    ("numerics", "nan_inf_loss", re.compile(r"(?i)\bnan\b|\binf\b|overflow|non-finite|floatingpointerror")),
+    ("data", "tokenizer_or_data_error", re.compile(r"(?i)keyerror|unicodedecodeerror|jsondecodeerror|token|dataset|"
+                                                   r"dataloader|decode|corrupt")),
+]
+
+
+def unrecognised_hint(groups: list[dict]) -> dict | None:
+    """For a failure no signature explains: the rank of the first error line, and the family its words
+    point at (low confidence), so "unrecognised" still says where to look."""
+    lines = [(g["rank"], ln) for g in groups for ln in g["lines"]]
+    if not lines:
+        return None
+    rank, first = min(lines, key=lambda rl: (rl[1]["source"], rl[1]["line"]))
+    hint: dict = {"rank": rank, "first_error": first, "family": None, "class": None, "confidence": "low"}
+    text = " ".join(ln["text"] for _, ln in lines[:20])
+    for family, cls, words in _HINTS:
+        if words.search(text):
+            hint.update(family=family, **{"class": cls})
+            break
+    return hint
+
+
 def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxonomy: dict | None = None) -> dict:
     unrecognised = []
     if not findings:
@@ -89,7 +120,7 @@ def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxo
             if lines:
                 unrecognised.append({"rank": rank, "lines": [
                     {"source": ln.source, "line": ln.line, "text": ln.text} for ln in lines]})
-    return {
+    report = {
         "diagnoses": [diagnosis_dict(f, taxonomy) for f in findings],
         "unrecognised": unrecognised,
         "stats": {
@@ -103,6 +134,10 @@ def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxo
             "seconds": round(seconds, 3),
         },
     }
+    hint = unrecognised_hint(unrecognised)
+    if hint:
+        report["unrecognised_hint"] = hint
+    return report
 
 
 def _ranks(ranks: list[int]) -> str:
@@ -147,6 +182,13 @@ def render_text(report: dict, width: int = 100) -> str:
                 label = f"rank {group['rank']}" if group["rank"] is not None else "no rank"
                 for ln in group["lines"]:
                     out.append(f"    [{label}] {ln['source']}:{ln['line']}: {ln['text'][:200]}")
+            hint = report.get("unrecognised_hint")
+            if hint:
+                where = f"rank {hint['rank']}" if hint["rank"] is not None else "a line with no rank"
+                first = hint["first_error"]
+                out.append(f"  The first error is on {where}: {first['source']}:{first['line']}")
+                if hint["class"]:
+                    out.append(f"  It reads like a {hint['family']} problem (perhaps {hint['class']}; low confidence).")
             out.append("  If you know what this is, add a signature: see docs/adding-a-signature.md")
         else:
             out.append("✓ Healthy: no failure signature fired and no error-like line was found.")

@@ -128,3 +128,11 @@ def test_attribution_agrees_with_the_initiating_rank_on_the_corpus(matcher, row)
     report = diagnose([str(CORPUS / row["file"])], matcher)
     if report["diagnoses"]:
         attribution(report)
+
+
+def test_an_unrecognised_failure_still_names_the_first_rank_and_a_family(matcher):
+    log = "[rank2]: step 3 of 10\n[rank2]: ERROR: the shard index could not decode record 17\n[rank0]: ERROR: bye"
+    report = run(matcher, ("console.log", log))
+    assert report["diagnoses"] == [] and report["unrecognised"]
+    hint = report["unrecognised_hint"]
+    assert hint["rank"] == 2 and hint["family"] == "data" and hint["confidence"] == "low"
