@@ -45,6 +45,9 @@ def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
     def logs_only():
         """Flight Recorder dumps are read aside (safely: no code runs); everything else is scanned."""
         for source in sources:
+            if _flight.is_error_file(source.head):
+                yield _flight.error_file_source(source)
+                continue
             if not _flight.is_pickle(source.head):
                 yield source
                 continue

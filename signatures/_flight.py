@@ -1,4 +1,5 @@
-"""PyTorch Flight Recorder dumps: which ranks never joined the collective the others wait in.
+"""What a job leaves beside its logs: PyTorch Flight Recorder dumps (which ranks never joined the
+collective the others wait in) and torchelastic error files (error.json: a rank's own traceback).
 
 A dump is one pickle per rank (`TORCH_FR_DUMP_TEMP_FILE` + rank, `nccl_trace_rank_N`): a dict with
 `entries`, one per collective this process group recorded (`collective_seq_id`, `state` scheduled /
@@ -15,18 +16,48 @@ with no dump are named, with the environment that would have produced theirs.
 from __future__ import annotations
 
 import io
+import json
 import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
-from ._sources import InputError
+from ._sources import InputError, Source, source_from_bytes
+
+MAX_ERROR_FILE_BYTES = 16 << 20
 
 MAX_DUMP_BYTES = 256 << 20
 _RANK_IN_NAME = re.compile(r"(?:rank|_)(\d{1,6})$")
 ENABLE_HINT = ("set TORCH_FR_BUFFER_SIZE (e.g. 2000) and TORCH_FR_DUMP_TEMP_FILE=/shared/fr_trace_rank_ on every "
                "rank (TORCH_NCCL_TRACE_BUFFER_SIZE and TORCH_NCCL_DUMP_ON_TIMEOUT=1 on NCCL releases before the "
                "rename), so each rank writes its dump on a timeout")
+
+
+def is_error_file(head: bytes) -> bool:
+    """torchelastic's error file (TORCHELASTIC_ERROR_FILE, attempt_N/R/error.json, written by @record)."""
+    start = head.lstrip()[:1]
+    return start == b"{" and b'"message"' in head[:4096] and (b"py_callstack" in head or b"extraInfo" in head)
+
+
+def error_file_source(source: Source) -> Source:
+    """The error file as the log lines it stands for: the rank's traceback, stamped with the time it was
+    written (so it orders with the other ranks' lines). Its path names the rank (attempt_0/3/error.json)."""
+    data = source.head + source.stream.read(MAX_ERROR_FILE_BYTES)
+    try:
+        doc = json.loads(data)
+        message = doc["message"]
+        if isinstance(message, str):
+            message = {"message": message}
+        extra = message.get("extraInfo") or {}
+        text = str(extra.get("py_callstack") or message.get("message") or "")
+        stamp = extra.get("timestamp")
+        when = datetime.fromtimestamp(int(stamp), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ ") \
+            if str(stamp or "").isdigit() else ""
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, OSError):
+        return source_from_bytes(source.name, data)  # not the shape we know: read it as text
+    lines = [when + line for line in text.splitlines() if line.strip()]
+    return source_from_bytes(source.name, ("\n".join(lines) + "\n").encode())
 
 
 def is_pickle(head: bytes) -> bool:

@@ -52,7 +52,7 @@ _SYSLOG = re.compile(
 
 # File names that say which rank wrote them.
 _RANK_FROM_PATH = [
-    re.compile(r"attempt_\d+/(?P<rank>\d{1,6})/(?:stdout|stderr|error)\.(?:log|txt)$"),
+    re.compile(r"attempt_\d+/(?P<rank>\d{1,6})/(?:(?:stdout|stderr|error)\.(?:log|txt)|error\.json)$"),
     re.compile(r"(?:^|[/_.-])(?:rank|global_rank|proc|worker)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE),
     re.compile(r"(?:^|[/_.-])(?:node|host)[_-]?\d+[_-](?:rank|gpu|local_rank)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE),
 ]

@@ -56,3 +56,11 @@ def test_a_size_mismatch_at_the_same_collective(tmp_path):
         _dump(tmp_path / f"trace_{rank}", rank, [10, 20, 33 if rank == 1 else 30])
     report = diagnose([str(tmp_path)])
     assert report["flight_recorder"]["mismatch"]["odd"] == [1] and report["flight_recorder"]["mismatch"]["seq"] == 3
+
+
+def test_a_torchelastic_error_file_is_its_ranks_traceback():
+    """error.json written by @record under --log-dir (real run): the rank comes from its path, the time from it."""
+    run = CORPUS / "blind_r1" / "runs" / "002_logdir_shape_onehot"
+    error_file = next(run.rglob("attempt_0/1/error.json"))
+    d = diagnose([str(error_file)])["diagnoses"][0]
+    assert d["class"] == "shape_mismatch" and d["initiating_rank"] == 1 and d["first_seen"]["time"]
