@@ -6,6 +6,7 @@ import signatures
 from bot.config import Config, seconds
 from bot.fetch.base import JobFacts
 from bot.followups import BACK, GONE, INCONCLUSIVE, NOT_YET, durations, judge, runtime_seconds
+from conftest import RULES_LIBRARY as RULES
 from signatures._sources import source_from_bytes
 
 OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
@@ -66,3 +67,25 @@ def test_signatures_bring_their_own_defaults():
     oom = signatures.default_library().get("cuda.out_of_memory")
     assert durations(Config(), hang) == (1800, 1800, 172800)   # a hang is watched for two days
     assert durations(Config(), oom) == (300, 300, 21600)
+
+
+def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
+    """Follow-ups use the bot's matcher (bundled library plus [signatures] extra_dirs) and that signature's
+    own durations; they used to fall back to the bundled library and its defaults."""
+    from bot.followups import FollowUps
+    from bot.store import Store
+
+    site = tmp_path / "site"
+    site.mkdir()
+    text = (RULES / "test.boom.toml").read_text().replace('id = "test.boom"', 'id = "site.boom"')
+    (site / "site.boom.toml").write_text(text.replace('priority = 50', 'priority = 50\nfollowup_interval = "7m"\n'
+                                                      'followup_window = "3h"'))
+    matcher = signatures.Matcher(signatures.load_library([signatures.LIBRARY_DIR, site]))
+    report = signatures.diagnose_sources([source_from_bytes("x.log", b"BoomError: bang\n")], matcher)
+    assert report["diagnoses"][0]["signature"] == "site.boom"
+    store = Store(tmp_path / "d.db")
+    incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
+    _, first, interval, window = FollowUps(Config(), store, client=None, matcher=matcher).schedule(
+        incident, "hpc/2", "U1", "")
+    assert (interval, window) == (7 * 60, 3 * 3600)
+    assert "site.boom" not in signatures.default_library().by_id()  # the bundled library alone does not know it
