@@ -89,3 +89,52 @@ def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
         incident, "hpc/2", "U1", "")
     assert (interval, window) == (7 * 60, 3 * 3600)
     assert "site.boom" not in signatures.default_library().by_id()  # the bundled library alone does not know it
+
+
+class _Slack:
+    """Records posts; answers conversations.replies from what was posted (as Slack would)."""
+
+    def __init__(self):
+        self.posted: list[dict] = []
+
+    def chat_postMessage(self, **kw):
+        self.posted.append({**kw, "ts": f"{len(self.posted) + 1}.0", "bot_id": "B1"})
+        return {"ts": self.posted[-1]["ts"]}
+
+    def conversations_replies(self, channel, ts, limit):
+        return {"messages": [m for m in self.posted if m.get("thread_ts") == ts]}
+
+
+def _outbox_row(tmp_path):
+    from bot.store import Store
+
+    store = Store(tmp_path / "d.db")
+    report = {"diagnoses": [], "unrecognised": [], "stats": {}}
+    incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
+    fid = store.schedule_followup(incident, "hpc/2", "U1", "", 0.0, 60, 10 ** 10)
+    assert store.claim_followup(fid, "me", 1.0, 60)
+    outbox = store.record_check(fid, "me", "gone", "fine", None, None, ("C1", "1.0", ":white_check_mark: Gone"))
+    return store, outbox
+
+
+def test_an_outcome_recorded_but_never_posted_is_posted_once_by_the_next_process(tmp_path):
+    from bot.followups import FollowUps
+
+    store, outbox = _outbox_row(tmp_path)  # the process died here: committed, not posted
+    slack = _Slack()
+    later = FollowUps(Config(), store, client=slack)
+    later.deliver()
+    later.deliver()
+    assert [m["text"] for m in slack.posted] == [":white_check_mark: Gone"]
+
+
+def test_a_delivery_that_reached_slack_before_its_process_died_is_not_posted_again(tmp_path):
+    from bot.followups import FollowUps
+
+    store, outbox = _outbox_row(tmp_path)
+    slack = _Slack()
+    first = FollowUps(Config(), store, client=slack)
+    assert store.claim_outbox(first.owner, -1, outbox)  # claimed with a lease that is already over...
+    slack.chat_postMessage(channel="C1", thread_ts="1.0", text=":white_check_mark: Gone")  # ...and posted: then died
+    FollowUps(Config(), store, client=slack).deliver()
+    assert len(slack.posted) == 1
