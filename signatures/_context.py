@@ -1,0 +1,336 @@
+"""What surrounds an event line: the lines above it, the time it happened, its traceback, its continuation.
+
+The scan asks for context only for the events it keeps (capped per signature and rank), and each
+answer costs a bounded amount of work, not a walk through the 80 lines above every event: the lines
+above events are decoded once each into rows indexed by rank (a traceback is then a few
+bisections), the time of an unstamped line comes from the state kept across requests (the last
+stamped line examined), and a line below is decoded once per block. Also here: a line prefix's rank
+and host, read without parse_prefix's ten regexes, and remembered by the prefix's shape.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, PREFIX_CHARS, parse_time, strip_ansi
+
+TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
+TIME_LOOKBACK = 40       # lines searched above an unstamped event for a timestamp
+CONTINUATION_LINES = 4   # lines kept below an exception that continue its message
+CONTINUATION_SCAN = 12   # lines looked at for them (other ranks' lines may interleave)
+ROWS_KEPT = 4 * TRACEBACK_LOOKBACK  # decoded lines above events kept before the oldest are dropped
+SHAPES_KEPT = 4096       # line-head shapes whose prefix spans are remembered
+
+ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")  # a text's shape: its digits zeroed
+_SHAPES: dict[bytes, tuple] = {}  # see prefix_of
+
+_TRACEBACK = "Traceback (most recent call last)"
+_UNSET = object()
+# a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
+_CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
+# every timestamp parse_time knows (ISO, glog, syslog) has one
+_CLOCK = re.compile(r"\d:\d\d:\d")
+# a line that starts a new log record rather than continuing a message: a timestamp, a glog or level prefix
+_NEW_RECORD = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNING|ERROR|DEBUG)\b|\w[\w.-]*:\d+:\d+ \[\d+\] NCCL)")
+
+
+def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """Where parse_prefix finds the rank and the host in a line's head.
+
+    A pattern runs only when the head holds the text it needs, so most lines cost a few
+    substring tests and one regex (parse_prefix runs about ten regexes on each)."""
+    found = None
+    if "[rank" in head:
+        found = _RANK_PATTERNS[0].search(head)
+    if found is None and "[default" in head:
+        found = _RANK_PATTERNS[1].search(head)
+    nccl = "NCCL" in head
+    if found is None and nccl:
+        found = _RANK_PATTERNS[2].search(head)
+    if found is None and "rank" in head.lower():
+        found = _RANK_PATTERNS[3].search(head)
+    if found is None and (head[:1].isspace() or head[:1].isdigit()):
+        found = _SRUN_LABEL.match(head)
+    rank = found.span("rank") if found is not None else None
+    for pattern, present in ((_HOST_PATTERNS[0], nccl), (_HOST_PATTERNS[1], "slurmstepd" in head),
+                             (_HOST_PATTERNS[2], "A" <= head[:1] <= "Z"), (_HOST_PATTERNS[3], "srun: error: " in head)):
+        if present:
+            found = pattern.search(head)
+            if found and found.group("host"):
+                return rank, found.span("host")
+    return rank, None
+
+
+def rank_and_host(text: str) -> tuple[int | None, str | None]:
+    """parse_prefix(text)'s rank and host, without its timestamp parsing."""
+    head = text[:PREFIX_CHARS]
+    rank, host = prefix_spans(head)
+    return int(head[rank[0]:rank[1]]) if rank else None, head[host[0]:host[1]] if host else None
+
+
+def prefix_of(line: bytes) -> tuple[int | None, str | None]:
+    """rank_and_host of a line whose first PREFIX_CHARS bytes are ASCII without escape codes (so they are its text).
+
+    Remembered by the line's head with every digit zeroed: the prefix patterns treat all digits
+    alike, so the spans they find depend on the head's shape, not on its digits."""
+    head = line[:PREFIX_CHARS]
+    shape = head.translate(ZERO_DIGITS)
+    spans = _SHAPES.get(shape)
+    if spans is None:
+        if len(_SHAPES) >= SHAPES_KEPT:
+            _SHAPES.clear()
+        spans = _SHAPES[shape] = prefix_spans(head.decode())
+    rank, host = spans
+    return int(head[rank[0]:rank[1]]) if rank else None, head[host[0]:host[1]].decode() if host else None
+
+
+def has_clock(head: str) -> bool:
+    """Whether parse_time could find a timestamp in `head`: each one it knows has a clock time."""
+    return _CLOCK.search(head) is not None
+
+
+def time_of(head: str, year: int | None) -> float | None:
+    """parse_time(head, year), skipping its regexes when the head holds no clock time (most lines)."""
+    return parse_time(head, year) if _CLOCK.search(head) else None
+
+
+def _decode(raw) -> str:
+    return strip_ansi(bytes(raw).decode("utf-8", "replace")).rstrip("\r")
+
+
+class _Row:
+    """A line above an event, decoded once, with its rank; its time is parsed when asked for."""
+
+    __slots__ = ("number", "text", "rank", "_time", "_year")
+
+    def __init__(self, number: int | None, raw):
+        self.number = number
+        self.text = text = _decode(raw)
+        head = text[:PREFIX_CHARS]
+        self.rank = prefix_of(head.encode())[0] if head.isascii() else rank_and_host(head)[0]
+        self._time, self._year = _UNSET, None
+
+    def time(self, year: int | None) -> float | None:
+        if self._time is _UNSET or self._year != year:  # the source's year is learnt once, early
+            self._time, self._year = time_of(self.text[:PREFIX_CHARS], year), year
+        return self._time
+
+
+_ALL = object()  # the index key of every row, whatever its rank
+
+
+class Surroundings:
+    """The context of the event lines of one source, block by block.
+
+    Lines are numbered as the scan numbers them: the caller gives the number and the start
+    offset (in the current block) of the line it asks about. Lines above the block's first
+    come from `tail`, the end of the previous block.
+
+    The lines above the events are decoded once each, into consecutive rows indexed by rank:
+    which lines each rank wrote, and which of them are traceback headers and `File "` frames.
+    A traceback is then a few bisections, not a walk through the 80 lines above."""
+
+    def __init__(self):
+        self.data: bytes | bytearray = b""
+        self.n = 0
+        self._tail = b""
+        self._rows: list[_Row] = []           # consecutive lines: _rows[i].number == _rows[0].number + i
+        self._index: dict[object, tuple[list[int], list[int], list[int]]] = {}  # rank -> line, header, frame numbers
+        self._below: dict[int, tuple[str, int | None]] = {}  # continuation views of this block's lines, by offset
+        self._mark = 0                        # lines up to this number were examined for a timestamp ...
+        self._stamp: tuple[int, float] | None = None  # ... and this is the last stamped one among them
+
+    def new_block(self, data: bytes | bytearray, n: int, tail: bytes) -> None:
+        """The scan moves on to data[:n]; `tail` ends where the previous block ended."""
+        self.data, self.n, self._tail = data, n, tail
+        self._below.clear()
+
+    # -- rows ------------------------------------------------------------------
+
+    def _up(self, ls: int):
+        """The bytes of the whole lines above the line holding data[ls], nearest first, up through the
+        top of the tail (whose first line may be cut). A line longer than a block, which the block
+        boundary cut, comes whole as far as the tail holds it."""
+        data, tail = self.data, self._tail
+        cut = bool(tail) and not tail.endswith(b"\n")  # the block began inside a line begun in the tail
+        sep = data.rfind(b"\n", 0, ls)  # the newline that ends the line above
+        while sep >= 0:
+            start = data.rfind(b"\n", 0, sep) + 1
+            if start == 0 and cut:
+                begun = tail.rfind(b"\n") + 1
+                yield tail[begun:] + bytes(data[:sep])
+                sep = begun - 1
+                break
+            yield data[start:sep]
+            sep = start - 1
+        else:
+            if not tail:
+                return
+            sep = tail.rfind(b"\n") if cut else len(tail) - 1  # a cut line is the asking line's own start
+        while sep >= 0:
+            start = tail.rfind(b"\n", 0, sep) + 1
+            yield tail[start:sep]
+            sep = start - 1
+
+    def _cover(self, line_no: int, ls: int) -> None:
+        """Make the rows reach from TRACEBACK_LOOKBACK lines above line `line_no` (or the top of the tail) to the line above it."""
+        rows = self._rows
+        last = rows[-1].number if rows else 0
+        if last >= line_no - 1:
+            return
+        top = line_no - TRACEBACK_LOOKBACK
+        if last < top - 1:  # nothing kept is near: start afresh
+            rows.clear()
+            self._index.clear()
+        new = []
+        number = line_no - 1
+        for raw in self._up(ls):
+            if number <= last or number < top:
+                break
+            new.append(_Row(number, raw))
+            number -= 1
+        if new and rows and new[-1].number != last + 1:  # the tail ran out before reaching the kept rows
+            rows.clear()
+            self._index.clear()
+        for row in reversed(new):
+            rows.append(row)
+            self._index_row(row)
+        if len(rows) > ROWS_KEPT:
+            del rows[:len(rows) - TRACEBACK_LOOKBACK]
+            self._index.clear()
+            for row in rows:
+                self._index_row(row)
+
+    def _index_row(self, row: _Row) -> None:
+        for key in (row.rank, _ALL):
+            lines, headers, frames = self._index.setdefault(key, ([], [], []))
+            lines.append(row.number)
+            if _TRACEBACK in row.text:
+                headers.append(row.number)
+            if 'File "' in row.text[:300]:
+                frames.append(row.number)
+
+    def _row(self, number: int) -> _Row:
+        return self._rows[number - self._rows[0].number]
+
+    def _above(self, line_no: int, ls: int):
+        """The lines above line `line_no` (starting at data[ls]), nearest first, as rows: a \r-segment's
+        earlier segments first, as one unnumbered row (they are part of line `line_no`)."""
+        if ls > 0 and self.data[ls - 1] != 0x0A:
+            start = self.data.rfind(b"\n", 0, ls - 1) + 1
+            yield _Row(None, self.data[start:ls - 1])
+        self._cover(line_no, ls)
+        rows = self._rows
+        if rows:
+            for i in range(line_no - 1 - rows[0].number, -1, -1):
+                yield rows[i]
+
+    # -- what the scan asks --------------------------------------------------
+
+    def lines_before(self, line_no: int, ls: int, count: int) -> list[str]:
+        """The texts of the `count` lines above, oldest first."""
+        out = []
+        for row in self._above(line_no, ls):
+            if len(out) == count:
+                break
+            out.append(row.text)
+        return out[::-1]
+
+    def saw_time(self, line_no: int, time: float | None) -> None:
+        """The scan parsed line `line_no`'s own timestamp (None: it has none)."""
+        if time is not None and line_no > self._mark:
+            self._mark, self._stamp = line_no, (line_no, time)
+        elif time is None and line_no == self._mark + 1:
+            self._mark = line_no
+
+    def time_above(self, line_no: int, ls: int, year: int | None) -> float | None:
+        """The time of the nearest stamped line among the TIME_LOOKBACK lines above, or None.
+
+        Lines already examined by an earlier request are not read again: below `_mark` the
+        answer is the kept `_stamp`, so each line is looked at about once per source."""
+        for i, row in enumerate(self._above(line_no, ls)):
+            if i == TIME_LOOKBACK:
+                break
+            number = row.number
+            if number is not None and number <= self._mark:
+                stamp = self._stamp
+                self._mark = max(self._mark, line_no - 1)
+                if stamp is not None and stamp[0] <= number and i + number - stamp[0] < TIME_LOOKBACK:
+                    return stamp[1]
+                return None
+            time = row.time(year)
+            if time is not None:
+                if number is not None:
+                    self._mark, self._stamp = line_no - 1, (number, time)
+                return time
+        self._mark, self._stamp = max(self._mark, line_no - 1), None
+        return None
+
+    def traceback(self, line_no: int, ls: int, rank: int | None) -> list[str]:
+        """The frames above an exception line, from its rank (or no rank), after that rank's last
+        "Traceback (most recent call last)" among the TRACEBACK_LOOKBACK lines above: from the
+        third-last `File "` frame on, at most 12 lines."""
+        keys = (_ALL,) if rank is None else (rank, None)
+        nearest = None  # a \r-segment's earlier segments: the nearest line of all, numbered line_no here
+        if ls > 0 and self.data[ls - 1] != 0x0A:
+            row = next(self._above(line_no, ls))
+            if rank is None or row.rank is None or row.rank == rank:
+                if _TRACEBACK in row.text:
+                    return []
+                nearest = row.text[:300]
+        self._cover(line_no, ls)
+        top = line_no - TRACEBACK_LOOKBACK + (nearest is not None)
+        for key in keys:
+            headers = self._numbers(key, 1)
+            i = bisect_left(headers, line_no) - 1
+            if i >= 0 and headers[i] >= top:
+                top = headers[i] + 1
+        files = sorted(n for key in keys for n in _between(self._numbers(key, 2), top, line_no))
+        if nearest is not None and 'File "' in nearest:
+            files.append(line_no)
+        if not files:
+            return []
+        first = files[max(0, len(files) - 3)]
+        chosen = sorted(n for key in keys for n in _between(self._numbers(key, 0), first, line_no))[:12]
+        texts = [self._row(n).text[:300] for n in chosen]
+        if nearest is not None and len(texts) < 12:
+            texts.append(nearest)
+        return texts
+
+    def _numbers(self, key: object, kind: int) -> list[int]:
+        """The numbers of the rows of rank `key`: all (kind 0), traceback headers (1), `File "` frames (2)."""
+        found = self._index.get(key)
+        return found[kind] if found is not None else []
+
+    def continuation(self, le: int, rank: int | None) -> list[str]:
+        """Lines right below the line ending at data[le] that continue its message (load_state_dict lists keys there)."""
+        data, n = self.data, self.n
+        out: list[str] = []
+        pos = le + 1
+        for _ in range(CONTINUATION_SCAN):
+            if pos >= n or len(out) >= CONTINUATION_LINES:
+                break
+            end = data.find(b"\n", pos, n)
+            end = n if end < 0 else end
+            seen = self._below.get(pos)
+            if seen is None:
+                if len(self._below) >= ROWS_KEPT:  # the lines above this event's are not asked for again
+                    self._below = {at: view for at, view in self._below.items() if at > le}
+                line = _decode(data[pos:min(end, pos + 400)])
+                seen = self._below[pos] = (line, rank_and_host(line)[0])
+            line, other = seen
+            pos = end + 1
+            if rank is not None and other is not None and other != rank:
+                continue  # another rank's line interleaved
+            body = _CONTINUATION_BODY.sub("", line, count=1)
+            if not body.strip() or body.startswith(("Traceback", "During handling", "The above exception")) \
+                    or _NEW_RECORD.match(body):
+                break
+            out.append(line[:300])
+        return out
+
+
+def _between(numbers: list[int], lo: int, hi: int) -> list[int]:
+    """The numbers in the sorted list with lo <= number < hi."""
+    return numbers[bisect_left(numbers, lo):bisect_left(numbers, hi)]

@@ -1,0 +1,160 @@
+"""Error-dense logs scan in linear time: context is not re-read for every candidate, lines past the caps are
+counted in bulk with the same result as line by line, and the kept lists stay capped."""
+
+import random
+import time
+from dataclasses import astuple
+
+import pytest
+
+from signatures import _context, _engine
+from signatures._sources import source_from_bytes
+
+
+def flood(n_lines: int, ranks: int = 8, seed: int = 3) -> bytes:
+    """A log where every line is an error line of the library's kinds, with other numbers on every line."""
+    rng = random.Random(seed)
+    out = []
+    for step in range(n_lines):
+        r = rng.randrange(ranks)
+        kind = step % 6
+        if kind == 0:
+            out.append(f"[rank{r}]: RuntimeError: CUDA error: an illegal memory access was encountered (step {step})")
+        elif kind == 1:
+            out.append(f"[rank{r}]:[E1130 13:10:{step % 60:02d}.{rng.randrange(10**6):06d} ProcessGroupNCCL.cpp:616] "
+                       f"[Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={step}, "
+                       f"OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
+                       f"{600000 + step % 97} milliseconds before timing out.")
+        elif kind == 2:
+            out.append(f"[rank{r}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(1, 9):.2f} "
+                       f"GiB. GPU {r} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free.")
+        elif kind == 3:
+            out.append(f"2026-11-30 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} ERROR [rank{r}] "
+                       f"fatal: Segmentation fault (core dumped) Aborted Killed exitcode: 1 NCCL error")
+        elif kind == 4:
+            out.append(f"gpu-node-{r // 4:02d}:{4000 + r}:{4100 + r} [{r % 4}] NCCL WARN Cuda failure 'out of memory'")
+        else:
+            out.append(f"[rank{r}]: Traceback (most recent call last):")
+    return ("\n".join(out) + "\n").encode()
+
+
+def line_by_line(self, st, data, lo, hi):
+    """_Scan._bulk taking nothing: every window goes line by line."""
+    return lo, hi
+
+
+def scan(matcher, data: bytes):
+    return matcher.scan([source_from_bytes("flood.log", data)])
+
+
+def same(a, b) -> None:
+    """Two scan results say the same (the order of discovery aside)."""
+    assert [astuple(e)[:-1] for e in a.events] == [astuple(e)[:-1] for e in b.events]
+    assert a.counts == b.counts
+    assert {r: [astuple(e) for e in v] for r, v in a.errorlike.items()} == \
+           {r: [astuple(e) for e in v] for r, v in b.errorlike.items()}
+    assert (a.ranks, a.hosts, a.lines, a.completed) == (b.ranks, b.hosts, b.lines, b.completed)
+
+
+def test_context_lines_are_decoded_about_once(matcher, monkeypatch):
+    """Every candidate's context (time above, frames, lines before, continuation) comes from lines decoded
+    once each, not from re-reading up to 80 lines above every candidate."""
+    decoded = []
+    decode = _context._decode
+    monkeypatch.setattr(_context, "_decode", lambda raw: decoded.append(1) or decode(raw))
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    data = flood(6000, ranks=512)  # many ranks: most lines are kept as events, with their context
+    result = scan(matcher, data)
+    assert len(result.events) > 2000
+    assert len(decoded) <= 2 * result.lines  # a line above (as a row) and below (as a continuation), once each
+
+
+def test_lines_past_the_caps_are_counted_in_bulk(matcher, monkeypatch):
+    """Once every signature a flood fires has its events for every rank, its lines cost no Python each."""
+    calls = []
+    candidate = _engine._Scan._candidate
+    monkeypatch.setattr(_engine._Scan, "_candidate", lambda self, *a: calls.append(1) or candidate(self, *a))
+    scan(matcher, flood(20_000))
+    small = len(calls)
+    calls.clear()
+    scan(matcher, flood(160_000))
+    assert len(calls) < small * 1.5
+
+
+@pytest.mark.parametrize("ranks,lines", [(1, 30_000), (8, 30_000), (300, 12_000)])
+def test_bulk_counting_gives_what_line_by_line_gives(matcher, monkeypatch, ranks, lines):
+    data = flood(lines, ranks=ranks)
+    bulk = scan(matcher, data)
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    same(bulk, scan(matcher, data))
+
+
+def test_bulk_counting_of_a_flood_between_ordinary_lines(matcher, monkeypatch):
+    normal = "".join(f"[rank{i % 8}]: 2026-11-30 12:00:{i % 60:02d},000 INFO step {i} loss 2.{i % 97:02d}\n"
+                     for i in range(20_000)).encode()
+    ansi = b"\x1b[31m[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\x1b[0m\n"
+    data = normal + flood(20_000) + ansi + flood(5_000, seed=9).replace(b"Segmentation", b"Segm\xc3\xa9ntation") + normal
+    bulk = scan(matcher, data)
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    same(bulk, scan(matcher, data))
+
+
+def test_bulk_counting_around_lines_it_cannot_plan(matcher, monkeypatch):
+    """Escape codes, \r, non-ASCII text, very long lines, count rules and literals with digits, here and there."""
+    rng = random.Random(7)
+    odd = [lambda line: b"\x1b[31m" + line + b"\x1b[0m", lambda line: b"progress 10%\r" + line,
+           lambda line: line + " café".encode(), lambda line: line + b" " + b"x" * 1500,
+           lambda line: b"[rank3]: [deepspeed] OVERFLOW! Rank 3 Skipping step. Attempted loss scale: 65536, reducing to 32",
+           lambda line: b"[rank1]: exit code 137 Killed"]
+    lines = [rng.choice(odd)(line) if rng.random() < 0.03 else line for line in flood(30_000).split(b"\n")]
+    data = b"\n".join(lines)
+    bulk = scan(matcher, data)
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    same(bulk, scan(matcher, data))
+
+
+def test_bulk_counting_before_the_first_timestamp(matcher, monkeypatch):
+    """Until a source shows a timestamp its year is unknown; a flood without one is counted in bulk all the same."""
+    unstamped = flood(30_000).replace(b"2026-11-30 12:", b"step 12:").replace(b"[E1130 13:10:", b"[x 13 10 ")
+    data = unstamped + flood(3_000, seed=5)
+    bulk = scan(matcher, data)
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    same(bulk, scan(matcher, data))
+
+
+def test_counts_past_the_caps_stay_exact(matcher):
+    data = flood(60_000)
+    result = scan(matcher, data)
+    counted = {}
+    for (sig, _), n in result.counts.items():
+        counted[sig] = counted.get(sig, 0) + n
+    assert counted["nccl.watchdog_collective_timeout"] == data.count(b"Watchdog caught collective operation timeout")
+    assert counted["cuda.out_of_memory"] == data.count(b"CUDA out of memory")
+    assert counted["process.segfault"] == data.count(b"Segmentation fault")
+
+
+def test_kept_lists_stay_capped(matcher):
+    result = scan(matcher, flood(60_000, ranks=100))
+    per_key = {}
+    for e in result.events:
+        per_key[(e.sig_id, e.rank)] = per_key.get((e.sig_id, e.rank), 0) + 1
+    assert max(per_key.values()) <= _engine.EVENTS_KEPT
+    assert len(result.errorlike) <= _engine.ERRORLIKE_RANKS
+    assert all(len(v) <= _engine.ERRORLIKE_PER_RANK for v in result.errorlike.values())
+
+
+def test_an_error_dense_log_scans_in_linear_time(matcher):
+    """8 MB of error lines take less than 4x the CPU time of 2 MB (a quadratic scan takes 16x)."""
+    def cpu(data: bytes) -> float:
+        best = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            scan(matcher, data)
+            best = min(best, time.process_time() - started)
+        return best
+
+    small = flood(18_000)
+    assert len(small) > 2 << 20
+    big = flood(72_000)
+    scan(matcher, small)  # compile the regexes this log needs
+    assert cpu(big) < 4 * cpu(small)
