@@ -214,9 +214,6 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import logging
-
-
     from bot.app import build_app
     from bot.server import serve_http, serve_socket_mode
     from bot.settings import SettingsError, load_settings

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import PurePosixPath

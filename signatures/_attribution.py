@@ -37,13 +37,14 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
 
 from ._engine import Event, ScanResult
 from ._library import Library
-from ._ranks import FATAL_EXITS, JobView, build_view
+from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own
 from ._schema import Signature
 
 FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
@@ -51,7 +52,6 @@ BURST_LINES = 400
 BURST_SECONDS = 60.0
 MAX_EXTRA_DIAGNOSES = 4
 STOPPED_EARLY_SECONDS = 30.0  # a rank whose progress stopped this long before the others' did stands out
-SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7"}
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
@@ -123,15 +123,21 @@ def _close(a: Event, b: Event) -> bool:
 
 def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
     """A fallback yields to a specific signature nearby on its rank, and to any signature on its own line."""
-    specific = [e for e in events if not _is_fallback(sigs[e.sig_id])]
+    near: dict[int, list[tuple[int, Event]]] = {}  # per source, specific events by line: a window is a bisection
+    for s in events:
+        if not _is_fallback(sigs[s.sig_id]):
+            near.setdefault(s.source_index, []).append((s.line, s))
+    for lst in near.values():
+        lst.sort(key=lambda pair: pair[0])
     out = []
     for e in events:
-        if _is_fallback(sigs[e.sig_id]) and any(
-                s.source_index == e.source_index and _same_rank(s, e) and (
-                    s.line == e.line
-                    or (sigs[s.sig_id].role != "wrapper" and abs(s.line - e.line) <= FALLBACK_WINDOW))
-                for s in specific):
-            continue
+        if _is_fallback(sigs[e.sig_id]):
+            lst = near.get(e.source_index, [])
+            lo = bisect.bisect_left(lst, e.line - FALLBACK_WINDOW, key=lambda pair: pair[0])
+            hi = bisect.bisect_right(lst, e.line + FALLBACK_WINDOW, key=lambda pair: pair[0])
+            if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role != "wrapper")
+                   for _, s in lst[lo:hi]):
+                continue
         out.append(e)
     return out
 
@@ -150,22 +156,13 @@ def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool
     return all((index, r) in scan.progress and scan.progress[(index, r)][0] > line + 1 for r in ranks)
 
 
-def exit_code(e: Event) -> str:
-    """The exit a launcher event reports, as torchrun writes it ("-9", "1")."""
-    return e.values.get("exitcode") or SRUN_SIGNALS.get(e.values.get("how", ""), "")
-
-
-def _failed_on_its_own(e: Event) -> bool:
-    return exit_code(e) not in ("", "0", "-15", "143", "-2", "130")
-
-
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:
     """A scheduler cancel or a received SIGTERM (signatures tagged `teardown`) that follows a failure the job
     had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died."""
     if "teardown" not in sig.tags or e.values.get("reason"):
         return False
     return any(_before(x, e) for x in others if x is not e) or \
-        any(_failed_on_its_own(w) and _before(w, e) for w in launcher)
+        any(failed_on_its_own(w) and _before(w, e) for w in launcher)
 
 
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
@@ -261,7 +258,7 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         confidence = "medium" if meaning else "low"
         text = (f"only the launcher saw rank {event.rank} end: exit {code}" + (f" ({meaning})" if meaning else "")
                 + "; no rank's own error is in this log")
-        others = [w for w in launcher if w is not event and w.rank is not None and not _failed_on_its_own(w)]
+        others = [w for w in launcher if w is not event and w.rank is not None and not failed_on_its_own(w)]
         reasons = [Reason(text, event.source, event.line)]
         if others:
             reasons.append(Reason(f"the launcher then stopped {len({w.rank for w in others})} other rank(s): "
@@ -293,7 +290,7 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         rank = named.pop()
         return because(rank, "recovered_rank", "medium", first,
                        Reason(f"the same failure's other lines name rank {rank}", None, None))
-    failed = [w for w in launcher if w.rank is not None and _failed_on_its_own(w)]
+    failed = [w for w in launcher if w.rank is not None and failed_on_its_own(w)]
     if len({w.rank for w in failed}) == 1:
         w = failed[0]
         return because(w.rank, "recovered_rank", "medium", first,

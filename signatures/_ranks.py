@@ -16,6 +16,17 @@ from ._schema import Signature
 FATAL_EXITS = {"-9": "SIGKILL", "137": "SIGKILL", "-11": "SIGSEGV", "139": "SIGSEGV", "-6": "SIGABRT",
                "134": "SIGABRT", "-7": "SIGBUS", "135": "SIGBUS"}
 TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
+SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7"}
+
+
+def exit_code(e: Event) -> str:
+    """The exit a launcher event reports, as torchrun writes it ("-9", "1"); srun's words turned into codes."""
+    return e.values.get("exitcode") or SRUN_SIGNALS.get(e.values.get("how", ""), "")
+
+
+def failed_on_its_own(e: Event) -> bool:
+    """A launcher's record of a rank ending non-zero by itself (not stopped by the launcher)."""
+    return exit_code(e) not in ("", "0") and exit_code(e) not in TEARDOWN_EXITS
 
 
 @dataclass
@@ -33,18 +44,6 @@ class Exit:
     signal: str | None        # "SIGKILL" for a fatal signal
     event: Event
     order: int                # the launcher's order of noticing (0 first)
-
-    @property
-    def fatal(self) -> bool:
-        return self.signal is not None
-
-    @property
-    def teardown(self) -> bool:
-        return self.code in TEARDOWN_EXITS
-
-    @property
-    def failed_on_its_own(self) -> bool:
-        return self.code not in ("", "0") and not self.teardown
 
 
 @dataclass
@@ -74,9 +73,6 @@ class JobView:
     @property
     def expected(self) -> set[int]:
         return set(self.ranks) | self.implied
-
-    def exits(self) -> list[Exit]:
-        return sorted((s.exit for s in self.ranks.values() if s.exit), key=lambda x: x.order)
 
 
 def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
@@ -108,8 +104,8 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
             s.collateral.append(e)
             if sig.cls == "nccl_timeout":
                 s.timeouts.append(e)
-        elif "exitcode" in e.values and s.exit is None:
-            code = e.values["exitcode"]
+        elif exit_code(e) and s.exit is None:
+            code = exit_code(e)
             signal = FATAL_EXITS.get(code) or (e.values.get("signal") if e.values.get("signal") in
                                                FATAL_EXITS.values() else None)
             s.exit = Exit(code, signal, e, order)
