@@ -141,8 +141,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             return
         key = f"command:{body.get('trigger_id') or body.get('channel_id', '') + ':' + str(time.time())}"
         inbox.accept(key, "command", body)  # recorded before the ack; a slash command is never retried
-        if not diagnose_command(body, ack, client, key):
-            inbox.done(key)
+        finish_unless_handed(key, lambda: diagnose_command(body, ack, client, key))
 
     def answer_file(client, key: str | None, file_id: str, channel: str, thread_ts: str | None, user: str | None,
                     info: dict) -> bool:
@@ -207,16 +206,20 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
                                      "that has a log file.\n\n" + HELP)
         return False
 
+    def finish_unless_handed(key: str | None, route) -> None:
+        """Run `route`; a request it did not hand to the responder (which finishes it) is finished here."""
+        handed = False
+        try:
+            handed = route()
+        finally:
+            if not handed:
+                inbox.done(key)
+
     def on_event(body, client):
         key = f"event:{body['event_id']}" if body.get("event_id") else None
 
         def route() -> None:
-            handed = False
-            try:
-                handed = route_event(body.get("event") or {}, client, key)
-            finally:
-                if not handed:
-                    inbox.done(key)
+            finish_unless_handed(key, lambda: route_event(body.get("event") or {}, client, key))
 
         try:
             responder.intake.submit(Task(f"event {key}", route, key=key))
@@ -234,15 +237,10 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             responder.give_up(app.client, row)
             inbox.done(key, "gave_up")
             return
-        handed = False
-        try:
-            if row["kind"] == "event":
-                handed = route_event(body.get("event") or {}, app.client, key)
-            elif row["kind"] == "command":
-                handed = diagnose_command(body, lambda **_: None, app.client, key)
-        finally:
-            if not handed:
-                inbox.done(key)
+        if row["kind"] == "event":
+            finish_unless_handed(key, lambda: route_event(body.get("event") or {}, app.client, key))
+        else:
+            finish_unless_handed(key, lambda: diagnose_command(body, lambda **_: None, app.client, key))
 
     inbox.resume = resume
 

@@ -82,11 +82,7 @@ class Responder:
         for task in left:
             log.warning("%s was not finished at shutdown: handed to the next start", task.name)
             if client and task.message:
-                try:
-                    client.chat_update(channel=task.message[0], ts=task.message[1], **_kw(notice_message(
-                        ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back.")))
-                except SlackApiError as exc:
-                    log.warning("could not say so in Slack: %s", exc.response.get("error"))
+                _say_restarting(client, *task.message)
 
     # -- diagnoses --------------------------------------------------------------
 
@@ -202,7 +198,7 @@ class Responder:
         source = redact(source)
         submitted = False
         try:
-            if isinstance(fingerprint, str) and self._link_existing(client, target, fingerprint, None):
+            if isinstance(fingerprint, str) and self._link_existing(client, target, fingerprint):
                 return
             ahead = queue.ahead()
             first = progress_message(source, 0, total) if ahead is None else \
@@ -218,7 +214,8 @@ class Responder:
                 try:
                     self._diagnose(client, target, channel, ts, source, total, scan, fingerprint, notes, expected,
                                    job)
-                finally:
+                finally:  # answered (or told why not): a process that dies before this leaves it to the next
+                    self.inbox.done(target.request)
                     if cleanup:
                         cleanup()
 
@@ -226,8 +223,7 @@ class Responder:
                 queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
             except ShuttingDown:  # arrived during shutdown: the next process answers it, in this message
                 self.inbox.handed_over([target.request] if target.request else [])
-                client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
-                    ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back.")))
+                _say_restarting(client, channel, ts)
                 if cleanup:
                     cleanup()
             submitted = True
@@ -258,14 +254,6 @@ class Responder:
 
     def _diagnose(self, client: WebClient, target: Target, channel: str, ts: str, source: str, total: int | None,
                   scan, fingerprint, notes: list[str], expected: tuple, job: str | None) -> None:
-        try:
-            self._diagnose_into(client, target, channel, ts, source, total, scan, fingerprint, notes, expected, job)
-        finally:  # answered (or told why not): a process that dies before this line leaves it to the next
-            self.inbox.done(target.request)
-
-    def _diagnose_into(self, client: WebClient, target: Target, channel: str, ts: str, source: str,
-                       total: int | None, scan, fingerprint, notes: list[str], expected: tuple,
-                       job: str | None) -> None:
         interval = self.settings.config.bot.progress_interval_seconds
         progress = _Progress(lambda done, verb: client.chat_update(
             channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))), interval)
@@ -297,7 +285,8 @@ class Responder:
         if existing and (existing.channel, existing.message_ts) == (channel, ts):
             self.refresh(client, existing.id)  # an earlier process recorded it, then stopped before posting
             return
-        if callable(fingerprint) and self._link_existing(client, target, fp, (channel, ts)):
+        if existing and callable(fingerprint):
+            self._link_to(client, target, existing, (channel, ts))
             return  # the same content was diagnosed before: the progress message now links there
         try:
             incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user,
@@ -322,11 +311,15 @@ class Responder:
                 ":x: I could not diagnose this: the bot stopped several times while working on it. Run "
                 "`denpex diagnose` on it locally, and tell whoever runs denpex.")))
 
-    def _link_existing(self, client: WebClient, target: Target, fingerprint: str, replace: tuple | None) -> bool:
+    def _link_existing(self, client: WebClient, target: Target, fingerprint: str) -> bool:
         """The same job or content was diagnosed before: point at that incident's thread instead."""
         existing = self.store.find_incident(fingerprint)
         if existing is None:
             return False
+        self._link_to(client, target, existing, None)
+        return True
+
+    def _link_to(self, client: WebClient, target: Target, existing, replace: tuple | None) -> None:
         try:
             link = client.chat_getPermalink(channel=existing.channel, message_ts=existing.message_ts)["permalink"]
         except SlackApiError:
@@ -338,7 +331,6 @@ class Responder:
             client.chat_update(channel=replace[0], ts=replace[1], **_kw(notice_message(text)))
         else:
             self._notice(client, target, text)
-        return True
 
     def _notice(self, client: WebClient, target: Target, text: str) -> None:
         client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(notice_message(text)))
@@ -457,6 +449,15 @@ def _duration(secs: float) -> str:
         if secs >= size:
             return f"{secs / size:g} {unit}"
     return f"{secs:g} s"
+
+
+def _say_restarting(client: WebClient, channel: str, ts: str) -> None:
+    """Work handed to the next start: its message says so until then."""
+    try:
+        client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
+            ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back.")))
+    except SlackApiError as exc:
+        log.warning("could not say so in Slack: %s", exc.response.get("error"))
 
 
 def _kw(message: tuple[str, list[dict]]) -> dict:

@@ -181,10 +181,6 @@ class Store:
                 step(self.db)
             self.db["meta"].upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
 
-    def ping(self) -> bool:
-        with self._read_lock:
-            return self.reader.execute("SELECT 1").fetchone() == (1,)
-
     @property
     def problem(self) -> str | None:
         """What is wrong with the database now, in words (for /healthz), from the last write's outcome."""
