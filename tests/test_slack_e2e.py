@@ -440,6 +440,7 @@ def test_a_150_mb_upload_is_answered_within_400_mb(fake, bot, driver, tmp_path):
             fh.write(block)
         fh.write(OOM_LOG.encode() + b"\n")
     file = fake.add_file(CHANNEL, "big_train.log", path)  # served from disk, streamed
+    fake.download_rate = 100e6  # a 1.5 s download, so progress is due whatever the machine's speed
     started = time.monotonic()
     driver.file_upload_events(file)
     message = diagnosed(fake, timeout=180)

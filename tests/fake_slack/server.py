@@ -256,6 +256,7 @@ class FakeSlack:
         self.socket_mode = None  # a socket_mode.SocketModeServer, for apps.connections.open
         self._uploads: dict[str, str] = {}
         self._rate_limits: dict[str, list] = {}
+        self.download_rate: float | None = None  # bytes per second for file downloads; None: as fast as it can
         self._triggers: dict[str, dict] = {}
         self._views: dict[str, dict] = {}
         self._view_stacks: dict[str, list[str]] = {}
@@ -1501,7 +1502,17 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command == "HEAD":
             return
         with rec.open() as fh:
-            shutil.copyfileobj(fh, self.wfile, _CHUNK)
+            rate = fake.download_rate
+            if rate is None:
+                shutil.copyfileobj(fh, self.wfile, _CHUNK)
+                return
+            started, sent = time.monotonic(), 0  # a slow link: at most `rate` bytes per second
+            while chunk := fh.read(_CHUNK):
+                self.wfile.write(chunk)
+                sent += len(chunk)
+                ahead = sent / rate - (time.monotonic() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
 
     # response_url ------------------------------------------------------------------------------
 
