@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import collections
 import ctypes
+import http.client
 import json
 import multiprocessing
 import os
@@ -44,6 +45,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
@@ -56,6 +58,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_slack import FakeSlack, SlackDriver  # noqa: E402
 from fake_slack import server as fake_server  # noqa: E402
+from fake_slack.driver import SentRequest  # noqa: E402
 
 HOST = "127.0.0.1"  # loopback only, for the fake and every bot
 DENPEX_CMD: list[str] = []  # --denpex
@@ -475,6 +478,26 @@ def guarded(cmd: list[str]) -> list[str]:
     return [sys.executable, "-c", _ORPHAN_GUARD, *cmd]
 
 
+def bot_ack_histogram(bot: "Bot") -> dict:
+    """The bot's own `denpex_ack_seconds` (all kinds): what the acks cost inside the bot, as against the
+    senders' clock, which also counts the loopback, waitress reading the request and the senders' own waits."""
+    try:
+        text = httpx.get(f"http://{HOST}:{bot.port}/metrics", timeout=5, trust_env=False).text
+    except httpx.HTTPError:
+        return {}
+    buckets: dict[float, float] = collections.defaultdict(float)
+    for m in re.finditer(r'^denpex_ack_seconds_bucket\{[^}]*le="([^"]+)"[^}]*\} (\S+)$', text, re.M):
+        buckets[float(m.group(1))] += float(m.group(2))
+    if not buckets or not buckets[float("inf")]:
+        return {}
+    n = buckets[float("inf")]
+
+    def quantile(q: float) -> float:
+        return next(le for le, count in sorted(buckets.items()) if count >= q * n) * 1000
+
+    return {"n": int(n), "p50_ms": quantile(0.5), "p99_ms": quantile(0.99)}
+
+
 class Bot:
     def __init__(self, n: int, env: dict, workdir: Path):
         self.n, self.env, self.workdir = n, env, workdir
@@ -482,6 +505,7 @@ class Bot:
         self.log_path = workdir / f"bot-{n}.log"
         self.proc: subprocess.Popen | None = None
         self.log = None
+        self.acks_inside: dict = {}
 
     @property
     def events_url(self) -> str:
@@ -633,6 +657,35 @@ while time.monotonic() < end:
 """
 
 
+BOT_PROBE = r"""
+import hashlib, hmac, json, sys, time, urllib.request
+url, secret, interval, limit = sys.argv[1], sys.argv[2].encode(), float(sys.argv[3]), float(sys.argv[4])
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+end = time.monotonic() + limit
+while time.monotonic() < end:
+    body = json.dumps({"type": "url_verification", "challenge": "probe", "token": "x"}).encode()
+    ts = str(int(time.time()))
+    sig = "v0=" + hmac.new(secret, b"v0:" + ts.encode() + b":" + body, hashlib.sha256).hexdigest()
+    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json",
+                                                          "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": sig})
+    wall, t = time.time(), time.perf_counter()
+    try:
+        opener.open(req, timeout=10).read()
+        print(f"{wall:.6f} {time.perf_counter() - t:.6f}", flush=True)
+    except Exception as exc:
+        print(f"{wall:.6f} error", flush=True)
+    time.sleep(interval)
+"""
+
+
+def start_bot_probe(bot: "Bot", secret: str, limit: float) -> subprocess.Popen:
+    """Acks as a quiet client sees them: one signed request at a time from a process of its own, so the
+    senders' own interpreter lock (50 threads) is not in the number."""
+    return subprocess.Popen(guarded([sys.executable, "-c", BOT_PROBE, bot.events_url, secret, "0.02", str(limit)]),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
+                            env={k: v for k, v in os.environ.items() if "proxy" not in k.lower()})
+
+
 def start_probe(fake, limit: float) -> subprocess.Popen:
     return subprocess.Popen(guarded([sys.executable, "-c", PROBE, fake.api_url, fake.bot_token, "0.02", str(limit)]),
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
@@ -759,13 +812,34 @@ class TimingDriver(SlackDriver):
         super().__init__(*args, **kwargs)
         self.local = threading.local()
 
-    def send(self, *args, **kwargs):
-        started = time.perf_counter()
+    def send(self, kind: str, body: bytes, content_type: str, *, payload=None, extra_headers=None, **sig):
+        """As SlackDriver.send, over one plain keep-alive connection per sender thread: httpx's shared
+        pool, locked on every request, put 50 threads' waits for each other into the ack times."""
+        headers = self.signed_headers(body, content_type, **sig)
+        headers.update(extra_headers or {})
+        req = SentRequest(kind, body, headers, None, payload)
+        self.sent.append(req)
+        url = urllib.parse.urlsplit(self.app_url)
         self.local.latency = None
-        try:
-            return super().send(*args, **kwargs)
-        finally:
+        for attempt in (1, 2):  # a keep-alive connection the bot closed in the meantime is opened again once
+            conn = getattr(self.local, "conn", None)
+            if conn is None:
+                conn = self.local.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+            started = time.perf_counter()
+            try:
+                conn.request("POST", url.path, body=body, headers=headers)
+                resp = conn.getresponse()
+                data = resp.read()
+            except (http.client.HTTPException, OSError) as exc:
+                conn.close()
+                self.local.conn = None
+                if attempt == 2 or isinstance(exc, TimeoutError):
+                    self.local.latency = time.perf_counter() - started
+                    raise httpx.TransportError(f"{type(exc).__name__}: {exc}") from exc
+                continue
             self.local.latency = time.perf_counter() - started
+            req.response = httpx.Response(resp.status, headers=resp.getheaders(), content=data)
+            return req.response
 
 
 def _timed(op: Op, driver: TimingDriver, fn):
@@ -983,6 +1057,11 @@ def markdown(result: dict) -> str:
         if s and s["n"]:
             lines.append(f"| · {kind} acks p50 / p95 / p99 / max ({s['n']}) | {f(s['p50_ms'])} / {f(s['p95_ms'])} / "
                          f"{f(s['p99_ms'])} / {f(s['max_ms'])} ms |")
+    qc = result.get("quiet_client_acks") or {}
+    if qc.get("n"):
+        lines.append(f"| · acks seen by a quiet client in its own process, one signed request at a time, p50 / p95 / "
+                     f"p99 / max ({qc['n']} during the burst{', ' + str(qc['errors']) + ' errors' if qc['errors'] else ''}) | "
+                     f"{f(qc['p50_ms'])} / {f(qc['p95_ms'])} / {f(qc['p99_ms'])} / {f(qc['max_ms'])} ms |")
     lines += [
         f"| acks slower than Slack's 3 s | {ack['all']['over_3s']} |",
         f"| requests not acked 200 (errors / timeouts) | {not_200} |",
@@ -1006,6 +1085,12 @@ def markdown(result: dict) -> str:
         f"| commands right (help/status text) | {req['commands_ok']} / {cfg['commands']} |",
         f"| Acknowledge presses shown on the message | {a['buttons_applied']} / {cfg['buttons']} |",
     ]
+    for r in result["replicas"]:
+        inside = r.get("acks_inside") or {}
+        if inside.get("n"):
+            lines.append(f"| bot {r['n']}: its own ack time, request in → response out, p50 / p99 (from its "
+                         f"/metrics histogram: bucket bounds; {inside['n']} requests) | ≤ {inside['p50_ms']:g} / "
+                         f"≤ {inside['p99_ms']:g} ms |")
     for r in result["replicas"]:
         lines.append(f"| bot {r['n']} peak RSS (VmHWM; sampled tree max) | {r['vmhwm_mb']:.0f} MB; "
                      f"{r['sampled_peak_tree_mb']:.0f} MB |")
@@ -1140,6 +1225,7 @@ def main(argv=None) -> int:
     timed_out = False
     interrupted = False
     probe: subprocess.Popen | None = None
+    bot_probe: subprocess.Popen | None = None
     result: dict = {}
     exit_codes: list = []
     try:
@@ -1185,6 +1271,7 @@ def main(argv=None) -> int:
         deadline = time.monotonic() + args.timeout
         if not args.no_probe:
             probe = start_probe(fake, args.timeout + 30)
+            bot_probe = start_bot_probe(bots[0], fake.signing_secret, args.timeout + 30)
 
         def run_op(op: Op) -> None:
             if time.monotonic() >= deadline or STOP.is_set():
@@ -1232,6 +1319,7 @@ def main(argv=None) -> int:
         STOP.set()
         pool.shutdown(wait=False, cancel_futures=True)
         probe_samples, probe = stop_probe(probe), None
+        bot_probe_samples, bot_probe = stop_probe(bot_probe), None
 
         answers = evaluate(fake, tracker, mentions, burst_start)
         sampler.sample()
@@ -1251,6 +1339,8 @@ def main(argv=None) -> int:
         window_end = answers["last_answer_at"] or time.time()
         probe_window = [lat for wall, lat in probe_samples if burst_start <= wall <= window_end]
         probe_ok = [lat for lat in probe_window if lat is not None]
+        bot_probe_window = [lat for wall, lat in bot_probe_samples if burst_start <= wall <= window_end]
+        bot_probe_ok = [lat for lat in bot_probe_window if lat is not None]
         wall = max(1e-9, time.time() - burst_start)
         result = {
             "config": {k: getattr(args, k) for k in ("mentions", "concurrency", "retries", "commands", "buttons",
@@ -1268,6 +1358,7 @@ def main(argv=None) -> int:
                 "retries_acked": sum(1 for op in ops if op.kind == "retry" and op.status == 200),
             },
             "answers": answers,
+            "quiet_client_acks": latency_summary(bot_probe_ok) | {"errors": len(bot_probe_window) - len(bot_probe_ok)},
             "fake": {"api_calls": len(service), "methods": dict(tracker.methods),
                      "service_p50_ms": _ms(pct(service, 0.5)), "service_p99_ms": _ms(pct(service, 0.99)),
                      "service_max_ms": _ms(max(service) if service else None),
@@ -1287,10 +1378,12 @@ def main(argv=None) -> int:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
         stop_probe(probe)
+        stop_probe(bot_probe)
         if sampler is not None:
             sampler.sample()
             sampler.stop_event.set()
         for bot in bots:
+            bot.acks_inside = bot_ack_histogram(bot)
             try:
                 exit_codes.append(bot.stop())
             except Exception as exc:  # keep stopping the others
@@ -1305,7 +1398,7 @@ def main(argv=None) -> int:
 
     result["replicas"] = [{"n": b.n, "pid": b.proc.pid, "port": b.port, "exit_code": exit_codes[i],
                            "vmhwm_mb": sampler.hwm_kb[i] / 1024, "sampled_peak_tree_mb": sampler.peak_tree_kb[i] / 1024,
-                           "log": log_findings(b.log_path)} for i, b in enumerate(bots)]
+                           "log": log_findings(b.log_path), "acks_inside": b.acks_inside} for i, b in enumerate(bots)]
     a = result["answers"]
     result["passed"] = (a["right"] == a["mentions"] and not timed_out)
     if args.keep:

@@ -267,13 +267,34 @@ def _remove_pem_blocks(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
+# A report's lines are masked when it is rendered and again when the client sends it (and again for
+# each update of the same message): remembering recent short lines makes the repeats free. A masked
+# line is its own answer (masking is idempotent), so the client's pass over rendered text hits too.
+# Plain dict operations are atomic under the GIL; the memo is cleared whole when full (bounded:
+# _MEMO_SIZE lines of at most _MEMO_LINE characters, under 10 MB).
+_MEMO: dict[str, str] = {}
+_MEMO_SIZE, _MEMO_LINE = 8192, 512
+
+
+def _redact_line_memo(line: str) -> str:
+    masked = _MEMO.get(line)
+    if masked is None:
+        masked = _redact_line(line)
+        if len(line) <= _MEMO_LINE:
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            _MEMO[line] = masked
+            _MEMO[masked] = masked
+    return masked
+
+
 def redact(text: str) -> str:
     """`text` with every secret replaced by MASK (keys, `Bearer`, `AccountKey=` stay readable)."""
     if not text:
         return text
     if "PRIVATE KEY" in text:
         text = _remove_pem_blocks(text)
-    return "\n".join(_redact_line(line) for line in text.split("\n"))
+    return "\n".join(_redact_line_memo(line) for line in text.split("\n"))
 
 
 def redact_value(value, key=""):

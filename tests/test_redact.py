@@ -277,3 +277,20 @@ def test_a_one_megabyte_line_is_linear(filler):
 
 def test_empty_text():
     assert redact("") == ""
+
+
+@pytest.mark.parametrize("line", [line for line, _ in SECRETS] + LOOK_ALIKES + PEM_BODY)
+def test_masking_twice_changes_nothing(line):
+    """The memo answers a masked line with itself: that is only right if masking is idempotent."""
+    from bot.redact import _redact_line
+    once = _redact_line(line)
+    assert _redact_line(once) == once
+
+
+def test_the_memo_is_bounded_and_gives_the_same_answers():
+    from bot import redact as module
+    lines = [f"step {i} token=FAKEsecretValue{i:06d}xyz loss 2.0" for i in range(module._MEMO_SIZE * 2)]
+    first = [redact(line) for line in lines]
+    assert len(module._MEMO) <= module._MEMO_SIZE + 1
+    assert [redact(line) for line in lines] == first
+    assert all("FAKEsecretValue" not in masked for masked in first)
