@@ -42,6 +42,9 @@ BLOCK = 8 << 20          # bytes read and scanned at a time
 MAX_LINE = 1 << 20       # room for the partial line carried into the next block
 TAIL = 64 << 10          # bytes of the previous block kept for look-back context
 EVENTS_KEPT = 16         # events kept per (signature, rank); the rest are only counted
+SIG_EVENTS_SOFT = 128    # past this many kept events of one signature, a rank keeps only its first FIRST_KEPT
+FIRST_KEPT = 2           # ... (a 256-rank flood keeps every rank's start, not 16 repeats of each)
+SIG_EVENTS_MAX = 4096    # and past this many, only counted
 ERRORLIKE_PER_RANK = 5
 ERRORLIKE_RANKS = 64
 HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, hosts, times
@@ -429,6 +432,7 @@ class _Scan:
         self.rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = {}
         self.world_size: int | None = None
         self.seq = 0
+        self.kept_by_sig: dict[str, int] = {}  # events kept per signature (see _room)
         self.numbered = (0, 1)  # (offset, number) of the last line numbered in the block (see _number)
         self.candidates = 0     # lines that the last _scan_lines gave to _candidate
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
@@ -609,7 +613,7 @@ class _Scan:
                 fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, stacked, lo, line_no)
                 for rank in set(compress(ranks, fires)):
                     key = (f.sig.id, hint if rank is None else rank)
-                    if len(self.events.get(key, ())) < EVENTS_KEPT if f.kind == "plain" else \
+                    if self._room(key) if f.kind == "plain" else \
                             -1 not in st.all_seen.get(f.sig.id, {}):
                         stop = min(stop, next(i for i, hit, r in zip(idxs, fires, ranks) if hit and r == rank))
                 firings.append((f, fires))
@@ -881,7 +885,7 @@ class _Scan:
                 self.ranks.add(rank)
         if cp.plain:
             key = (sig.id, rank)
-            if len(self.events.get(key, ())) < EVENTS_KEPT:
+            if self._room(key):
                 self._add(self._event(st, rt, cp, found, text, target, ls, le, line_no, who, rank), st)
             else:
                 self.counts[key] += 1  # as _add would: counted, not kept
@@ -954,11 +958,20 @@ class _Scan:
                 if kept.source_index == st.index and kept.kind == "count":
                     kept.values["count"] = str(n)
 
+    def _room(self, key: tuple) -> bool:
+        """Whether another event of (signature, rank) is kept: every rank's first ones are, repeats while the
+        signature has few, nothing past a hard cap."""
+        kept, of_sig = len(self.events.get(key, ())), self.kept_by_sig.get(key[0], 0)
+        if kept < FIRST_KEPT:
+            return of_sig < SIG_EVENTS_MAX
+        return kept < EVENTS_KEPT and of_sig < SIG_EVENTS_SOFT
+
     def _add(self, event: Event, st: _SourceState) -> None:
         key = (event.sig_id, event.rank)
         self.counts[key] = self.counts.get(key, 0) + 1
-        kept = self.events.setdefault(key, [])
-        if len(kept) < EVENTS_KEPT:
+        if self._room(key):
+            kept = self.events.setdefault(key, [])
+            self.kept_by_sig[event.sig_id] = self.kept_by_sig.get(event.sig_id, 0) + 1
             self.seq += 1
             event.seq = self.seq
             kept.append(event)
