@@ -23,7 +23,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import compress, count, groupby, repeat
+from itertools import compress, count, groupby, islice, repeat
 from operator import and_, is_not, itemgetter, not_, or_
 from typing import Callable, Iterable
 
@@ -43,7 +43,7 @@ MAX_LINE = 1 << 20       # room for the partial line carried into the next block
 TAIL = 64 << 10          # bytes of the previous block kept for look-back context
 EVENTS_KEPT = 16         # events kept per (signature, rank); the rest are only counted
 SIG_EVENTS_SOFT = 128    # past this many kept events of one signature, a rank keeps only its first FIRST_KEPT
-FIRST_KEPT = 2           # ... (a 256-rank flood keeps every rank's start, not 16 repeats of each)
+FIRST_KEPT = 1           # ... (a 256-rank flood keeps every rank's first line, not 16 repeats of each)
 SIG_EVENTS_MAX = 4096    # and past this many, only counted
 ERRORLIKE_PER_RANK = 5
 ERRORLIKE_RANKS = 64
@@ -598,7 +598,7 @@ class _Scan:
             return lo, hi
         line_no = self._number(data, lo)
         hint = st.source.rank_hint
-        stop = len(w.shapes)  # the first line that can add an event
+        special: set[int] = set()  # lines that may add an event (a superset): they go line by line
         work = []
         stacked: dict[int, list[bytes]] = {}
         for plan, idxs in w.groups.items():
@@ -606,43 +606,62 @@ class _Scan:
             ranks = list(map(int, map(itemgetter(plan.rank), picked))) if plan.rank else [None] * len(idxs)
             if plan.errorlike:
                 for rank in set(ranks):
-                    if not self._errorlike_full(hint if rank is None else rank):
-                        stop = min(stop, idxs[ranks.index(rank)])
+                    rank_ = hint if rank is None else rank
+                    if not self._errorlike_full(rank_):
+                        room = ERRORLIKE_PER_RANK - len(self.errorlike.get(rank_, ()))
+                        special.update(islice((i for i, r in zip(idxs, ranks) if r == rank), room))
             firings = []
             for f in plan.firings:
                 fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, stacked, lo, line_no)
                 for rank in set(compress(ranks, fires)):
                     key = (f.sig.id, hint if rank is None else rank)
-                    if self._room(key) if f.kind == "plain" else \
-                            -1 not in st.all_seen.get(f.sig.id, {}):
-                        stop = min(stop, next(i for i, hit, r in zip(idxs, fires, ranks) if hit and r == rank))
+                    if f.kind == "plain":
+                        room = self._quota(key)
+                    else:
+                        room = len(idxs) if -1 not in st.all_seen.get(f.sig.id, {}) else 0
+                    if room:
+                        special.update(islice((i for i, hit, r in zip(idxs, fires, ranks) if hit and r == rank), room))
                 firings.append((f, fires))
             work.append((plan, idxs, picked, ranks, firings))
-        if stop < len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
+        if len(special) > len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
             return lo, hi
-        if stop < len(w.shapes):  # the line path takes that line, and bulk counting resumes after it
-            w.end, w.rest = w.at(stop), w.at(stop + 1)
-        prefixed: list[int] = []  # the lines whose prefix _candidate would parse
-        candidates = 0
-        for plan, idxs, picked, ranks, firings in work:
-            n = bisect_left(idxs, stop)
-            candidates += n
-            who = [plan.errorlike] * n
-            for f, fires in firings:
-                if f.kind == "plain":
-                    for rank, many in Counter(compress(ranks[:n], fires)).items():
-                        self.counts[(f.sig.id, hint if rank is None else rank)] += many
-                who = list(map(or_, who, fires[:n]))
-            self.ranks.update(r for r in set(compress(ranks, who)) if r is not None)
-            if plan.host:
-                hosts = {h.decode() for h in map(itemgetter(plan.host), compress(picked, who))}
-                st.hosts |= hosts
-                self.hosts |= hosts
-            prefixed.extend(compress(idxs, who))
-        self._last_lines(st, w.lines, w.plans[:stop], prefixed, line_no)
-        self.numbered = (w.end, line_no + stop)
+        candidates = sum(len(idxs) for _, idxs, *_ in work)
+        start = 0
+        for stop in sorted(special):  # counted in bulk up to the line, which the line path takes, and so on
+            self._count_in_bulk(st, w, work, start, stop, line_no)
+            self.numbered = (w.at(stop), line_no + stop)
+            self._scan_lines(st, data, w.at(stop), w.at(stop + 1))
+            start = stop + 1
+        self._count_in_bulk(st, w, work, start, len(w.shapes), line_no)
+        self.numbered = (w.end, line_no + len(w.shapes))
         st.flood = candidates * FLOOD_BYTES >= w.end - lo
         return w.end, w.rest
+
+    def _count_in_bulk(self, st: _SourceState, w: "_Window", work: list, start: int, stop: int, line_no: int) -> None:
+        """What _candidate would do to lines start..stop-1 of window `w`, none of which adds an event: count them,
+        note their ranks and hosts, and perhaps the last error-like line or the last stamped prefix."""
+        if start >= stop:
+            return
+        hint = st.source.rank_hint
+        prefixed: list[int] = []  # the lines whose prefix _candidate would parse
+        for plan, idxs, picked, ranks, firings in work:
+            a, b = bisect_left(idxs, start), bisect_left(idxs, stop)
+            if a == b:
+                continue
+            who = [plan.errorlike] * (b - a)
+            for f, fires in firings:
+                if f.kind == "plain":
+                    for rank, many in Counter(compress(ranks[a:b], fires[a:b])).items():
+                        key = (f.sig.id, hint if rank is None else rank)
+                        self.counts[key] = self.counts.get(key, 0) + many
+                who = list(map(or_, who, fires[a:b]))
+            self.ranks.update(r for r in set(compress(ranks[a:b], who)) if r is not None)
+            if plan.host:
+                hosts = {h.decode() for h in map(itemgetter(plan.host), compress(picked[a:b], who))}
+                st.hosts |= hosts
+                self.hosts |= hosts
+            prefixed.extend(compress(idxs[a:b], who))
+        self._last_lines(st, w.lines, w.plans, prefixed, line_no, start, stop)
 
     def _plan_window(self, data: bytearray, lo: int, hi: int) -> _Window | None:
         """What bulk counting can take of data[lo:hi]: the lines of [lo, end), which it can plan, up to those of
@@ -687,10 +706,11 @@ class _Scan:
         return _Window(end, rest, raw.split(b"\n"), shapes, plans, groups, at)
 
     def _last_lines(self, st: _SourceState, lines: list[bytes], plans: list[Plan], prefixed: list[int],
-                    line_no: int) -> None:
-        """After a window counted in bulk: its last error-like line and its last stamped prefix, looked for from the end
-        (and the source's year from its first stamped prefix, if this is where it comes from)."""
-        for i in range(len(plans) - 1, -1, -1):
+                    line_no: int, start: int, stop: int) -> None:
+        """After lines start..stop-1 of a window were counted in bulk: their last error-like line and their last
+        stamped prefix, looked for from the end (and the source's year from its first stamped prefix, if this is
+        where it comes from)."""
+        for i in range(stop - 1, start - 1, -1):
             if line_no + i <= st.last_error_line:
                 break
             if plans[i].may_err and any(rx.hit(lines[i]) for rx in self.m.errorlike) and not _BENIGN.hit(lines[i]):
@@ -965,6 +985,13 @@ class _Scan:
         if kept < FIRST_KEPT:
             return of_sig < SIG_EVENTS_MAX
         return kept < EVENTS_KEPT and of_sig < SIG_EVENTS_SOFT
+
+    def _quota(self, key: tuple) -> int:
+        """At most how many more events of (signature, rank) can be kept (see _room)."""
+        kept, of_sig = len(self.events.get(key, ())), self.kept_by_sig.get(key[0], 0)
+        if of_sig >= SIG_EVENTS_MAX:
+            return 0
+        return max(0, FIRST_KEPT - kept, min(EVENTS_KEPT - kept, SIG_EVENTS_SOFT - of_sig))
 
     def _add(self, event: Event, st: _SourceState) -> None:
         key = (event.sig_id, event.rank)

@@ -81,7 +81,7 @@ def test_lines_past_the_caps_are_counted_in_bulk(matcher, monkeypatch):
     assert len(calls) < small * 1.5
 
 
-@pytest.mark.parametrize("ranks,lines", [(1, 30_000), (8, 30_000), (300, 12_000)])
+@pytest.mark.parametrize("ranks,lines", [(1, 30_000), (8, 30_000), (300, 12_000), (256, 40_000)])
 def test_bulk_counting_gives_what_line_by_line_gives(matcher, monkeypatch, ranks, lines):
     data = flood(lines, ranks=ranks)
     bulk = scan(matcher, data)
@@ -158,3 +158,27 @@ def test_an_error_dense_log_scans_in_linear_time(matcher):
     big = flood(72_000)
     scan(matcher, small)  # compile the regexes this log needs
     assert cpu(big) < 4 * cpu(small)
+
+
+def test_every_rank_keeps_its_first_event_of_a_flood(matcher):
+    """Past SIG_EVENTS_SOFT kept events of a signature, ranks keep only their first: a 256-rank flood keeps one
+    event per rank and signature (its start, which attribution reads), not 16 repeats of each."""
+    result = scan(matcher, flood(40_000, ranks=256))
+    kept: dict[str, set] = {}
+    for e in result.events:
+        kept.setdefault(e.sig_id, set()).add(e.rank)
+    counted: dict[str, set] = {}
+    for sig, rank in result.counts:
+        counted.setdefault(sig, set()).add(rank)
+    assert kept == counted
+    assert len(result.events) < 256 * len(kept) + _engine.SIG_EVENTS_SOFT * len(kept)
+
+
+def test_a_many_rank_flood_sends_only_lines_that_add_events_line_by_line(matcher, monkeypatch):
+    """While ranks still lack their first events, the lines that may add one go line by line, the rest of the
+    window is counted in bulk (it used to go line by line whole: 14,000 of 29,000 lines)."""
+    calls = []
+    candidate = _engine._Scan._candidate
+    monkeypatch.setattr(_engine._Scan, "_candidate", lambda self, *a: calls.append(1) or candidate(self, *a))
+    result = scan(matcher, flood(30_000, ranks=256))
+    assert len(calls) < 2 * len(result.events) + 2000
