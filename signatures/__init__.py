@@ -11,7 +11,8 @@ from typing import Callable, Iterable
 from . import _flight
 from ._attribution import apply_flight_recorder, attribute
 from ._cache import cached_matcher
-from ._engine import Matcher, ScanResult
+from ._engine import Matcher
+from ._events import ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature

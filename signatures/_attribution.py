@@ -42,7 +42,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ._engine import Event, ScanResult
+from ._events import Event, ScanResult
 from ._library import Library
 from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own
 from ._schema import Signature
@@ -214,10 +214,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
         # a later failure of a class already reported is the same failure seen again
         remaining = [e for e in remaining if id(e) not in explained and sigs[e.sig_id].cls not in classes_seen]
     if findings:
-        findings[0].collateral = _group_collateral(collateral, findings[0], sigs, key)
+        findings[0].collateral = _group_collateral(collateral, findings[0], sigs, key, scan.counts)
         if promoted:
             rest = [e for e in roots if e.sig_id != findings[0].sig.id]
-            findings[0].collateral += _group_collateral(rest, findings[0], sigs, key)
+            findings[0].collateral += _group_collateral(rest, findings[0], sigs, key, scan.counts)
             del findings[1:]
     return findings, launcher
 
@@ -413,8 +413,12 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
     finding.attribution = Attribution(rank, "flight_recorder", "high", [Reason(text)] + finding.attribution.reasons[:1])
 
 
-def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key) -> list[dict]:
+def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key,
+                      counts: dict[tuple[str, int | None], int]) -> list[dict]:
+    """Collateral events grouped by signature; a group's count is every line of it on its ranks (the scan keeps
+    only the first few events of each rank, and counts them all)."""
     groups: dict[str, dict] = {}
+    unranked: set[str] = set()
     origin = finding.event.eff_time
     for e in sorted(events, key=key):
         g = groups.get(e.sig_id)
@@ -426,8 +430,12 @@ def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Sig
             if origin is not None and e.eff_time is not None:
                 g["seconds_after"] = round(max(0.0, e.eff_time - origin), 3)
         g["count"] += 1
-        if e.rank is not None and e.rank not in g["ranks"]:
+        if e.rank is None:
+            unranked.add(e.sig_id)
+        elif e.rank not in g["ranks"]:
             g["ranks"].append(e.rank)
     for g in groups.values():
         g["ranks"].sort()
+        keys = [(g["signature"], r) for r in g["ranks"]] + ([(g["signature"], None)] if g["signature"] in unranked else [])
+        g["count"] = max(g["count"], sum(counts.get(k, 0) for k in keys))
     return list(groups.values())

@@ -7,55 +7,59 @@ time too). A match is made into an Event only while its (signature, rank) has
 room in the capped event lists; past that it is only counted, and the context
 an event needs (time, traceback, the lines around it) costs bounded work (see
 _context). A block is taken a window at a time: when most lines of a window are
-candidates and none can add an event any more (a flood of the same errors), the
-window is counted in bulk from the plans of its lines' shapes (see _flood), with
-the same result as line by line. Memory is bounded by the block size plus capped
-event lists and caches, whatever the input size.
+candidates (a flood of the same errors), the window is counted in bulk from the
+plans of its lines' shapes, and only the lines that may still add an event go
+line by line, with the same result as line by line throughout. Memory is bounded
+by the block size plus capped event lists and caches, whatever the input size.
+
+The stages, one module each (DESIGN.md's pipeline, up to attribution):
+  _reader    reading a source in blocks that end at a line boundary
+  _compiled  the library compiled: literal database, lazy RE2 patterns, per-signature runtime
+  _engine    this module: the block scan, candidate lines, plain matches into events, error-like lines
+  _bulk      floods counted in bulk
+  _rules     rule kinds beyond a plain match: count, trend, absence
+  _events    what a scan finds (Event, ErrorLine, ScanResult); _limits: the scan's bounds
+Then _ranks (the per-rank view), _attribution (who started it) and _report (the JSON contract).
 """
 
 from __future__ import annotations
 
-import lzma
 import re
-import threading
-import zlib
-from bisect import bisect_left, bisect_right
-from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from itertools import compress, count, groupby, islice, repeat
-from operator import and_, is_not, itemgetter, not_, or_
+from bisect import bisect_right
 from typing import Callable, Iterable
 
 import hyperscan
-from re2 import _re2
 
-from ._context import ZERO_DIGITS, Surroundings, prefix_of, rank_and_host, time_of
-from ._flood import LINE_PATH, NO_LITERAL, SHAPE_CHARS, Firing, Plan, Plans, digit_blind, shapes_of
-from ._library import Library
-from ._lines import _ANSI, PREFIX_CHARS, parse_prefix, strip_ansi, year_of
-from ._schema import Pattern, Signature, compile_regex
-from ._sources import InputError, Source, looks_binary
 from . import _trend
-
-BLOCK = 8 << 20          # bytes read and scanned at a time
-MAX_LINE = 1 << 20       # room for the partial line carried into the next block
-TAIL = 64 << 10          # bytes of the previous block kept for look-back context
-EVENTS_KEPT = 8          # events kept per (signature, rank); the rest are only counted
-SIG_EVENTS_SOFT = 64     # past this many kept events of one signature, a rank keeps only its first FIRST_KEPT
-FIRST_KEPT = 1           # ... (a 256-rank flood keeps every rank's first line, not 16 repeats of each)
-SIG_EVENTS_MAX = 4096    # and past this many, only counted
-ERRORLIKE_PER_RANK = 5
-ERRORLIKE_RANKS = 64
-HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, hosts, times
-TEXT_CHARS = 2000        # evidence text is cut to this length
-MEMO_CHARS = 512         # lines up to this long have their regex results remembered by shape (see _Scan._hit)
-MEMO_ENTRIES = 1 << 14
-WINDOW = 1 << 20         # bytes of a block decided at a time: line by line, or in bulk (see _Scan._bulk)
-FIRST_WINDOW = 64 << 10  # ... while a flood may still add events
-MIN_WINDOW = 16 << 10
-FLOOD_BYTES = 1024       # a window with a candidate line per this many bytes is part of a flood: try _bulk
-FLOOD_HITS = 64          # ... and so are this many literals found that close together
+from ._bulk import BulkCounting
+from ._compiled import _BENIGN, _build_db, _Compiled, _Lazy, _ShapeScanner, _SigRuntime
+from ._context import ZERO_DIGITS, Surroundings, prefix_of, rank_and_host, time_of
+from ._events import ErrorLine, Event, ScanResult
+from ._flood import Plans
+from ._library import Library
+from ._limits import (
+    ERRORLIKE_PER_RANK,
+    ERRORLIKE_RANKS,
+    EVENTS_KEPT,
+    FIRST_KEPT,
+    FIRST_WINDOW,
+    FLOOD_BYTES,
+    FLOOD_HITS,
+    HEAD_SAMPLE_LINES,
+    MEMO_CHARS,
+    MEMO_ENTRIES,
+    MIN_WINDOW,
+    SIG_EVENTS_MAX,
+    SIG_EVENTS_SOFT,
+    TAIL,
+    TEXT_CHARS,
+    WINDOW,
+)
+from ._lines import PREFIX_CHARS, parse_prefix, strip_ansi, year_of
+from ._reader import _Reader
+from ._rules import RuleKinds
+from ._schema import Pattern, Signature
+from ._sources import Source, looks_binary
 
 # How many ranks the job has, as launchers and libraries print it at start-up: "world_size=4",
 # "WORLD_SIZE: 8", NCCL's "comm 0x... rank 0 nranks 8". (group_world_size and role_world_size are not it.)
@@ -77,198 +81,8 @@ _ERRORLIKE = [
     ("exit code", r"exit code [1-9]"),
     ("Killed", r"\bKilled\b"),
 ]
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
-_ANSI_BYTES = re.compile(_ANSI.pattern.encode())
-# what precedes a message: launcher labels, then a timestamp (ISO, logging, glog)
-_LINE_PREFIX = re.compile(r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
-                          r"(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s*|[IWEF]\d{4} [\d:.]+\s+\d+ \S+\]\s*)?")
-
-
-@dataclass
-class Event:
-    sig_id: str
-    kind: str                 # "line", "absence", "count" or "trend"
-    source: str
-    source_index: int
-    line: int
-    rank: int | None
-    host: str | None
-    time: float | None        # the line's own timestamp
-    eff_time: float | None    # own timestamp, else the last one seen earlier in the source
-    text: str
-    values: dict[str, str] = field(default_factory=dict)
-    context: list[str] = field(default_factory=list)   # lines above (traceback frames)
-    after: list[str] = field(default_factory=list)     # the message's continuation lines below
-    seq: int = 0              # order of discovery: source order, then line order
-
-
-@dataclass
-class ErrorLine:
-    source: str
-    line: int
-    rank: int | None
-    text: str
-
-
-@dataclass
-class ScanResult:
-    events: list[Event]
-    counts: dict[tuple[str, int | None], int]
-    errorlike: dict[int | None, list[ErrorLine]]
-    ranks: set[int]
-    hosts: set[str]
-    bytes: int
-    lines: int
-    sources: list[str]
-    skipped: list[str]
-    completed: dict[str, int] = field(default_factory=dict)
-    # per (source index, rank): the last training progress seen (line, step, time), from the sampled loss lines
-    progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = field(default_factory=dict)
-    world_size: int | None = None  # as the job printed it (world_size=, WORLD_SIZE, NCCL's nranks)
-
-
-class _Lazy:
-    """An RE2 regex compiled on first use: a scan only ever touches the few patterns its log contains.
-
-    Picklable (the compiled object is dropped), so a compiled Matcher can be cached."""
-
-    __slots__ = ("source", "caseless", "blind", "_compiled", "_names")
-
-    def __init__(self, source: str, caseless: bool):
-        self.source, self.caseless, self._compiled, self._names = source, caseless, None, None
-        self.blind = digit_blind(source)
-
-    def _regex(self):
-        if self._compiled is None:
-            compiled = compile_regex(self.source, self.caseless)
-            self._names = list(compiled.groupindex.items())  # before _compiled: another thread may be reading
-            self._compiled = compiled
-        return self._compiled
-
-    def search(self, text: str):
-        return self._regex().search(text)
-
-    def hit(self, subject: bytes) -> bool:
-        """Whether it matches the UTF-8 text `subject`. This calls RE2 itself (google-re2's _regexp): its search()
-        would also build a match object and map offsets back to a str, at two to five times the cost."""
-        return self._regex()._regexp.Match(_UNANCHORED, subject, 0, len(subject))[0][0] >= 0
-
-    def hits(self, subjects: list[bytes]) -> list[bool]:
-        """hit() of each subject, with no Python frame per subject."""
-        spans = map(self._regex()._regexp.Match, repeat(_UNANCHORED), subjects, repeat(0), map(len, subjects))
-        return [found[0][0] >= 0 for found in spans]
-
-    def groups(self, text: str) -> dict[str, str] | None:
-        """search(text).groupdict() less its None values, or None: read from RE2's spans, without a match object."""
-        subject = text.encode()
-        spans = self._regex()._regexp.Match(_UNANCHORED, subject, 0, len(subject))
-        if spans[0][0] < 0:
-            return None
-        return {name: subject[spans[i][0]:spans[i][1]].decode() for name, i in self._names if spans[i][0] >= 0}
-
-    def __getstate__(self):
-        return self.source, self.caseless
-
-    def __setstate__(self, state):
-        self.__init__(*state)
-
 
 _UNPARSED = object()
-_UNANCHORED = _re2.RE2.Anchor.UNANCHORED
-_BENIGN = _Lazy(r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b", False)
-
-
-@dataclass
-class _Compiled:
-    kind: str                  # "match", "start", "errorlike"
-    regex: _Lazy
-    lines_before: int = 0
-    sig: Signature | None = None
-    pattern_index: int = 0
-    names_rank: bool = False   # a `rank` group overrides the rank of the line's prefix
-    plain: bool = False        # a match of a signature with no count, all or absence rule: kept or counted
-
-
-class _Database:
-    """A Hyperscan literal database that any number of threads may scan at once.
-
-    A Hyperscan scratch space may serve one scan at a time, so each thread gets its own
-    (allocated on its first scan); the compiled database itself is read-only and shared.
-    Survives pickling (serialized with hs_serialize_database)."""
-
-    def __init__(self, db: hyperscan.Database):
-        self.db = db
-        self._local = threading.local()
-
-    def scan(self, data, match_event_handler) -> None:
-        scratch = getattr(self._local, "scratch", None)
-        if scratch is None:
-            scratch = self._local.scratch = hyperscan.Scratch(self.db)
-        self.db.scan(data, match_event_handler=match_event_handler, scratch=scratch)
-
-    def __getstate__(self):
-        return hyperscan.dumpb(self.db)
-
-    def __setstate__(self, state):
-        self.__init__(hyperscan.loadb(state, mode=hyperscan.HS_MODE_BLOCK))
-
-
-class _SigRuntime:
-    """Per-signature compiled state."""
-
-    def __init__(self, sig: Signature):
-        self.sig = sig
-        self.exclude = [_Lazy(e.regex, e.caseless) for e in sig.exclude]
-        self.patterns = [_Lazy(p.regex, p.caseless) for p in sig.patterns if not p.lines_before]
-        self.progress_db = None
-        self.progress: dict[int, list[_Compiled]] = {}
-        if sig.absence is not None:
-            self.progress_db, self.progress, _ = _build_db(
-                [("match", p, sig, i) for i, p in enumerate(sig.absence.complete + sig.absence.progress)])
-
-    def excluded(self, subject: bytes) -> bool:
-        return any(r.hit(subject) for r in self.exclude)
-
-
-def _build_db(entries: Iterable[tuple[str, Pattern, Signature | None, int]]):
-    """(database, the patterns of each literal id, the literal ids)"""
-    literal_ids: dict[tuple[bytes, bool], int] = {}
-    by_literal: dict[int, list[_Compiled]] = {}
-    for kind, pat, sig, index in entries:
-        plain = kind == "match" and sig is not None and sig.count is None and sig.condition == "any"
-        compiled = _Compiled(kind, _Lazy(pat.regex, pat.caseless), pat.lines_before, sig, index,
-                             "(?P<rank>" in pat.regex, plain)
-        for literal in pat.all_literals:
-            lid = literal_ids.setdefault((literal.encode(), pat.caseless), len(literal_ids))
-            by_literal.setdefault(lid, []).append(compiled)
-    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    exprs = [lit for lit, _ in literal_ids]
-    flags = [hyperscan.HS_FLAG_CASELESS if caseless else 0 for _, caseless in literal_ids]
-    db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags, literal=True)
-    return _Database(db), by_literal, literal_ids
-
-
-class _ShapeScanner:
-    """Finds the library's literals in a line shape (its digits zeroed) by looking for them with their digits zeroed."""
-
-    def __init__(self, literal_ids: dict[tuple[bytes, bool], int]):
-        zeroed: dict[tuple[bytes, bool], list[int]] = {}
-        for (literal, caseless), lid in literal_ids.items():
-            zeroed.setdefault((literal.translate(ZERO_DIGITS), caseless), []).append(lid)
-        self.lids = list(zeroed.values())
-        self.digits = [literal.translate(None, b"0123456789") != literal for literal, _ in zeroed]
-        db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        db.compile(expressions=[lit for lit, _ in zeroed], ids=list(range(len(zeroed))), elements=len(zeroed),
-                   flags=[hyperscan.HS_FLAG_CASELESS if caseless else 0 for _, caseless in zeroed], literal=True)
-        self.db = _Database(db)
-
-    def __call__(self, shape: bytes) -> list[int] | None:
-        """The literal ids the lines of this shape hold; None when a literal with digits may be among them."""
-        found: list[int] = []
-        self.db.scan(shape, lambda zid, _s, _e, _f, _c: found.append(zid))
-        if any(self.digits[zid] for zid in found):
-            return None
-        return list(dict.fromkeys(lid for zid in found for lid in self.lids[zid]))
 
 
 class Matcher:
@@ -302,85 +116,6 @@ class Matcher:
         return scan.result()
 
 
-class _Reader:
-    """Yields blocks of whole lines. Reads ahead in a thread.
-
-    Two buffers alternate: while the scan works on one, a thread fills the other
-    (the read system call and decompression release the GIL). A line longer
-    than the buffer is handed over in pieces, so memory stays bounded.
-    """
-
-    def __init__(self, source: Source, on_bytes: Callable[[int], None]):
-        self.source = source
-        self.on_bytes = on_bytes
-
-    def _read(self, buf: bytearray, start: int) -> int:
-        """Fill buf from `start`; return how many bytes of buf are valid."""
-        pos = start
-        stream = self.source.stream
-        with memoryview(buf) as view:
-            while pos < len(buf):
-                try:
-                    got = stream.readinto(view[pos:]) if hasattr(stream, "readinto") else _read_into(stream, view[pos:])
-                except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
-                    raise InputError(f"{self.source.name}: cannot read: {exc}") from None
-                if not got:
-                    break
-                pos += got
-        return pos
-
-    def _fill(self, buf: bytearray, start: int) -> tuple[int, int, list[int]]:
-        """Read into buf after `start` carried bytes; return (filled, cut, marks).
-
-        marks[i] counts the newlines in buf[:i * width] for the trend sampler's windows (see
-        _trend.windows), and marks[-1] those in buf[:cut]. Runs in the reader thread: counting
-        newlines here overlaps with the Hyperscan scan of the other buffer, which releases the GIL.
-        """
-        filled = self._read(buf, start)
-        eof = filled < len(buf)
-        cut = filled if eof else buf.rfind(b"\n", 0, filled) + 1
-        if cut == 0:
-            cut = filled  # one line longer than the buffer: hand it over in pieces
-        width = _trend.windows(cut, self.source.size)[0]
-        marks, total = [0], 0
-        for lo in range(0, cut, width):
-            total += buf.count(b"\n", lo, min(lo + width, cut))
-            marks.append(total)
-        return filled, cut, marks
-
-    def __iter__(self):
-        """Yield (buffer, n, marks): buffer[:n] holds whole lines; marks[-1] is how many (see _fill)."""
-        head = self.source.head
-        size = BLOCK + MAX_LINE
-        if self.source.size is not None:  # a small file needs small buffers (one more byte tells EOF)
-            size = min(size, max(self.source.size + 1, len(head) + 1, 1 << 16))
-        bufs = [bytearray(size), bytearray(size)]
-        cur = 0
-        bufs[cur][:len(head)] = head
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            filled, cut, marks = self._fill(bufs[cur], len(head))
-            self.on_bytes(filled)
-            while filled:
-                buf = bufs[cur]
-                carry = filled - cut
-                nxt = bufs[1 - cur]
-                nxt[:carry] = buf[cut:filled]
-                eof = filled < len(buf)
-                future = None if eof else pool.submit(self._fill, nxt, carry)
-                yield buf, cut, marks
-                if future is None:
-                    return
-                filled, cut, marks = future.result()
-                self.on_bytes(filled - carry)
-                cur = 1 - cur
-
-
-def _read_into(stream, view: memoryview) -> int:
-    data = stream.read(len(view))
-    view[:len(data)] = data
-    return len(data)
-
-
 class _SourceState:
     def __init__(self, source: Source, index: int):
         self.source = source
@@ -403,19 +138,7 @@ class _SourceState:
         self.window = FIRST_WINDOW                   # the size of the next window (see _Scan._scan_block)
 
 
-@dataclass
-class _Window:
-    """Lines of a block that bulk counting can take (see _Scan._plan_window)."""
-    end: int                        # where they end
-    rest: int                       # the lines from `end` to here go line by line
-    lines: list[bytes]              # their texts
-    shapes: list[bytes]
-    plans: list[Plan]
-    groups: dict[Plan, list[int]]   # the lines of each plan that holds a literal
-    at: Callable[[int], int]        # where line i starts in the block
-
-
-class _Scan:
+class _Scan(BulkCounting, RuleKinds):
     def __init__(self, matcher: Matcher, progress: Callable[[int], None] | None):
         self.m = matcher
         self.progress = progress
@@ -585,197 +308,6 @@ class _Scan:
 
     # -- floods: windows counted in bulk -------------------------------------
 
-    def _bulk(self, st: _SourceState, data: bytearray, lo: int, hi: int) -> tuple[int, int]:
-        """Count lines of data[lo:hi] in bulk, from the plans of their shapes (see _flood), up to the first line
-        that can add an event (its signature lacks events for its rank, or the error-like list does). Such lines
-        do only what _candidate would do to them: be counted, name their rank and host, and perhaps be the last
-        error-like line or the last stamped prefix.
-
-        Returns (done, rest): the lines of [lo, done) were counted, those of [done, rest) are to go line by line
-        next (a line that can add an event or that no plan decides, or all of the window if it is too varied)."""
-        w = self._plan_window(data, lo, hi)
-        if w is None:
-            return lo, hi
-        line_no = self._number(data, lo)
-        hint = st.source.rank_hint
-        special: set[int] = set()  # lines that may add an event (a superset): they go line by line
-        work = []
-        stacked: dict[int, list[bytes]] = {}
-        for plan, idxs in w.groups.items():
-            picked = list(map(w.lines.__getitem__, idxs))
-            ranks = list(map(int, map(itemgetter(plan.rank), picked))) if plan.rank else [None] * len(idxs)
-            if plan.errorlike:
-                for rank in set(ranks):
-                    rank_ = hint if rank is None else rank
-                    if not self._errorlike_full(rank_):
-                        room = ERRORLIKE_PER_RANK - len(self.errorlike.get(rank_, ()))
-                        special.update(islice((i for i, r in zip(idxs, ranks) if r == rank), room))
-            firings = []
-            for f in plan.firings:
-                fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, stacked, lo, line_no)
-                for rank in set(compress(ranks, fires)):
-                    key = (f.sig.id, hint if rank is None else rank)
-                    if f.kind == "plain":
-                        room = self._quota(key)
-                    else:
-                        room = len(idxs) if -1 not in st.all_seen.get(f.sig.id, {}) else 0
-                    if room:
-                        special.update(islice((i for i, hit, r in zip(idxs, fires, ranks) if hit and r == rank), room))
-                firings.append((f, fires))
-            work.append((plan, idxs, picked, ranks, firings))
-        if len(special) > len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
-            return lo, hi
-        candidates = sum(len(idxs) for _, idxs, *_ in work)
-        start = 0
-        for stop in sorted(special):  # counted in bulk up to the line, which the line path takes, and so on
-            self._count_in_bulk(st, w, work, start, stop, line_no)
-            self.numbered = (w.at(stop), line_no + stop)
-            self._scan_lines(st, data, w.at(stop), w.at(stop + 1))
-            start = stop + 1
-        self._count_in_bulk(st, w, work, start, len(w.shapes), line_no)
-        self.numbered = (w.end, line_no + len(w.shapes))
-        st.flood = candidates * FLOOD_BYTES >= w.end - lo
-        return w.end, w.rest
-
-    def _count_in_bulk(self, st: _SourceState, w: "_Window", work: list, start: int, stop: int, line_no: int) -> None:
-        """What _candidate would do to lines start..stop-1 of window `w`, none of which adds an event: count them,
-        note their ranks and hosts, and perhaps the last error-like line or the last stamped prefix."""
-        if start >= stop:
-            return
-        hint = st.source.rank_hint
-        prefixed: list[int] = []  # the lines whose prefix _candidate would parse
-        for plan, idxs, picked, ranks, firings in work:
-            a, b = bisect_left(idxs, start), bisect_left(idxs, stop)
-            if a == b:
-                continue
-            who = [plan.errorlike] * (b - a)
-            for f, fires in firings:
-                if f.kind == "plain":
-                    for rank, many in Counter(compress(ranks[a:b], fires[a:b])).items():
-                        key = (f.sig.id, hint if rank is None else rank)
-                        self.counts[key] = self.counts.get(key, 0) + many
-                who = list(map(or_, who, fires[a:b]))
-            self.ranks.update(r for r in set(compress(ranks[a:b], who)) if r is not None)
-            if plan.host:
-                hosts = {h.decode() for h in map(itemgetter(plan.host), compress(picked[a:b], who))}
-                st.hosts |= hosts
-                self.hosts |= hosts
-            prefixed.extend(compress(idxs[a:b], who))
-        self._last_lines(st, w.lines, w.plans, prefixed, line_no, start, stop)
-
-    def _plan_window(self, data: bytearray, lo: int, hi: int) -> _Window | None:
-        """What bulk counting can take of data[lo:hi]: the lines of [lo, end), which it can plan, up to those of
-        [end, rest), which it cannot (a carriage return, a non-ASCII byte, longer than SHAPE_CHARS, of plan
-        LINE_PATH) and which go line by line. None when the window is too varied to be a flood: then all of it does."""
-        end, rest = max(lo, data.rfind(b"\n", lo, hi) + 1), hi  # whole lines
-        raw = bytes(data[lo:end])
-        odd = raw.find(b"\r")  # a \r splits a line; a non-ASCII byte makes its text differ from its bytes
-        if not raw.isascii():
-            first = _NON_ASCII.search(raw).start()
-            odd = first if odd < 0 else min(odd, first)
-        if odd >= 0:  # bulk counting stops at that line, the line path takes it, and bulk counting resumes
-            end = lo + raw.rfind(b"\n", 0, odd) + 1
-            rest = data.find(b"\n", lo + odd, hi) + 1 or hi
-            raw = raw[:end - lo]
-        stripped = b"\x1b" in raw
-        if stripped:  # the text of a line is its bytes less its escape codes
-            raw = _ANSI_BYTES.sub(b"", raw)
-        shapes = shapes_of(raw)
-        sizes = list(map(len, data[lo:end].split(b"\n") if stripped else shapes))  # the lines' lengths in data
-
-        def at(i: int) -> int:
-            """Where line i of the window starts in data."""
-            return lo + sum(sizes[:i]) + i
-
-        long = next(compress(count(), map(SHAPE_CHARS.__lt__, map(len, shapes))), None)
-        if long is not None:  # likewise
-            end, rest = at(long), at(long + 1)
-            del shapes[long:]
-        plans = self.m.plans.of(shapes, max(1, len(shapes) // 8)) if shapes else []  # a flood repeats a few shapes
-        if plans is None:
-            return None
-        if LINE_PATH in plans:  # the line path takes this line and the like of it that follow, then bulk counting resumes
-            cut = plans.index(LINE_PATH)
-            after = next(compress(count(cut), map(is_not, plans[cut:], repeat(LINE_PATH))), len(plans))
-            end, rest = at(cut), at(after)
-            del shapes[cut:], plans[cut:]
-        keys = list(map(id, plans))
-        order = sorted(range(len(plans)), key=keys.__getitem__)
-        groups = {plans[idxs[0]]: idxs for idxs in (list(g) for _, g in groupby(order, key=keys.__getitem__))}
-        groups.pop(NO_LITERAL, None)
-        return _Window(end, rest, raw.split(b"\n"), shapes, plans, groups, at)
-
-    def _last_lines(self, st: _SourceState, lines: list[bytes], plans: list[Plan], prefixed: list[int],
-                    line_no: int, start: int, stop: int) -> None:
-        """After lines start..stop-1 of a window were counted in bulk: their last error-like line and their last
-        stamped prefix, looked for from the end (and the source's year from its first stamped prefix, if this is
-        where it comes from)."""
-        for i in range(stop - 1, start - 1, -1):
-            if line_no + i <= st.last_error_line:
-                break
-            if plans[i].may_err and any(rx.hit(lines[i]) for rx in self.m.errorlike) and not _BENIGN.hit(lines[i]):
-                st.last_error_line = line_no + i
-                break
-        prefixed.sort()
-        for i in prefixed if st.year is None else ():
-            if plans[i].clock:
-                time = time_of(lines[i][:PREFIX_CHARS].decode(), None)
-                if time is not None:
-                    st.year = year_of(time)
-                    break
-        for i in reversed(prefixed):
-            if plans[i].clock:
-                time = time_of(lines[i][:PREFIX_CHARS].decode(), st.year)
-                if time is not None:
-                    st.last_time = time
-                    st.untimed.clear()  # older
-                    break
-
-    def _fires(self, st: _SourceState, f: Firing, idxs: list[int], picked: list[bytes], lines: list[bytes],
-               shapes: list[bytes], stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
-        """Which of the lines `picked` (lines[i] for i in idxs) fire the signature of Firing `f`.
-
-        `stacked[n]` (made here when needed) holds, for each line i >= n, the shapes of lines i - n to i joined."""
-        if f.always:
-            fires = [True] * len(picked)
-        else:
-            fires = [False] * len(picked)
-            for test in f.tests:
-                if not test.before:
-                    found = test.regex.hits(picked)
-                else:
-                    found = self._hits_with_above(st, test, idxs, lines, shapes, stacked, lo, line_no)
-                fires = list(map(or_, fires, found))
-        for veto in f.vetoes:
-            fires = list(map(and_, fires, map(not_, veto.regex.hits(picked))))
-        return fires
-
-    def _hits_with_above(self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes],
-                         stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
-        """test.regex on each line lines[i] (i in idxs) joined to the test.before lines above it, as _candidate
-        joins them: looked up by the joined shapes when the regex is digit-blind, the rest run in one batch."""
-        n, regex = test.before, test.regex
-        near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
-        found: list[bool | None] = [None] * len(idxs)
-        if regex.blind:
-            if n not in stacked:
-                stacked[n] = list(map(b"\n".join, zip(*(shapes[k:len(shapes) - n + k] for k in range(n + 1)))))
-            keys = list(map(stacked[n].__getitem__, map((-n).__add__, idxs[near:])))
-            found[near:] = map(self._known(regex).get, keys)
-        missing = [k for k in range(near, len(idxs)) if found[k] is None]
-        subjects = [b"\n".join(lines[idxs[k] - n:idxs[k] + 1]) for k in missing]
-        for k, hit in zip(missing, regex.hits(subjects)):
-            found[k] = hit
-            if regex.blind:
-                self._remember(regex, keys[k - near], hit)
-        for k in range(near):
-            i, ls = idxs[k], lo
-            for _ in range(i):  # where line i starts in data (its text may have lost escape codes)
-                ls = st.context.data.index(b"\n", ls) + 1
-            above = st.context.lines_before(line_no + i, ls, n)
-            subject = "\n".join(above + [lines[i].decode()]).encode()
-            found[k] = self._hit(regex, subject, subject.translate(ZERO_DIGITS))
-        return found
 
     def _candidate(self, st: _SourceState, ls: int, le: int, raw: bytes, line_no: int, ids: list[int]) -> None:
         """Confirm the patterns whose literals the line holds; act on those that match."""
@@ -956,27 +488,6 @@ class _Scan:
                             event.values.setdefault(k, v)
         return event
 
-    def _count(self, st: _SourceState, sig: Signature, rank: int | None, text: str, event: Callable[[], Event]) -> None:
-        """A count rule: the event is built when the threshold is reached; later matches update its count."""
-        rule = sig.count
-        if rule.distinct:
-            seen = st.count_texts.setdefault(sig.id, set())
-            body = _LINE_PREFIX.sub("", text[:TEXT_CHARS], count=1)  # the same message at another time is a repeat
-            if body in seen:
-                return
-            if len(seen) <= rule.ignore_first + rule.threshold:
-                seen.add(body)
-        n = st.counts.get(sig.id, 0) + 1
-        st.counts[sig.id] = n
-        if n == rule.ignore_first + rule.threshold:
-            e = event()
-            e.kind = "count"
-            e.values["count"] = str(n)
-            self._add(e, st)
-        elif n > rule.ignore_first + rule.threshold:
-            for kept in self.events.get((sig.id, rank), []):
-                if kept.source_index == st.index and kept.kind == "count":
-                    kept.values["count"] = str(n)
 
     def _room(self, key: tuple) -> bool:
         """Whether another event of (signature, rank) is kept: every rank's first ones are, repeats while the
@@ -1044,113 +555,9 @@ class _Scan:
 
     # -- trend rules ---------------------------------------------------------
 
-    def _scan_trend(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, marks: list[int]) -> None:
-        """Sample the block's trend lines (see _trend) into per-rank, per-name series."""
-        width, per_window = _trend.windows(n_bytes, st.source.size)
-        with memoryview(data) as view:
-            for w, lo in enumerate(range(0, n_bytes, width)):
-                hi = min(lo + width, n_bytes)
-                got: list[int] = []
-
-                def on_hit(_lid: int, _s: int, end: int, _f: int, _c: object, got=got) -> bool:
-                    got.append(end)
-                    return len(got) >= per_window
-
-                try:
-                    self.m.trend_db.scan(view[lo:hi], on_hit)
-                except hyperscan.ScanTerminated:
-                    pass
-                if not got:
-                    continue
-                pos, line_no, last_ls = lo, line_base + marks[w], -1
-                for end in sorted(got):
-                    ls = data.rfind(b"\n", 0, lo + end) + 1
-                    if ls < pos:  # the line began in the previous window: it was sampled there, or skipped
-                        continue
-                    le = data.find(b"\n", lo + end, n_bytes)
-                    le = n_bytes if le < 0 else le
-                    # only the \r-segment holding the hit: a progress bar rewritten a million times on one
-                    # "line" costs one segment, not a million
-                    seg_start = max(ls, data.rfind(b"\r", ls, lo + end) + 1)
-                    seg_end = data.find(b"\r", lo + end, le)
-                    seg_end = le if seg_end < 0 else seg_end
-                    if seg_start == last_ls:
-                        continue
-                    last_ls = seg_start
-                    line_no += data.count(b"\n", pos, ls)
-                    pos = ls
-                    text = strip_ansi(bytes(data[seg_start:seg_end]).decode("utf-8", "replace"))
-                    self._trend_line(st, text, line_no)
-
-    def _trend_line(self, st: _SourceState, text: str, line_no: int) -> None:
-        prefix = None
-        for cp in self.m.trend_patterns:
-            sig = cp.sig
-            mt = cp.regex.search(text)
-            if mt is None or self.m.runtime[sig.id].excluded(text.encode()):
-                continue
-            groups = mt.groupdict()
-            name = (groups.get("series") or "").lower()
-            value = _trend.parse_value(groups.get("value") or "")
-            if value is None or value == 0 or name in sig.trend.ignore_series \
-                    or (sig.trend.series and name not in sig.trend.series):
-                continue
-            if prefix is None:
-                prefix = parse_prefix(text, st.year)
-            rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
-            series = st.series.setdefault((sig.id, rank, name), _trend.Series())
-            step = _trend.step_of(text)
-            if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
-                self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
-            series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], prefix.time,
-                                            prefix.host or st.source.host_hint, step))
-            return
-
-    def _finish_trends(self, st: _SourceState) -> None:
-        for (sig_id, rank, name), series in st.series.items():
-            sig = self.m.runtime[sig_id].sig
-            found = _trend.diverged(series.observed(), sig.trend)
-            if found is None:
-                continue
-            up = found.first_up
-            values = _trend.describe(found)
-            if name:
-                values["series"] = name
-            event = Event(sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, up.time, up.time,
-                          up.text, values)
-            event.context = [f"{found.low.line}: {found.low.text}"]
-            event.after = [f"{found.last.line}: {found.last.text}"] if found.last is not up else []
-            self._add(event, st)
 
     # -- absence rules -------------------------------------------------------
 
-    def _check_pending(self, st: _SourceState, data: bytearray, offset: int, n_bytes: int) -> None:
-        """Clear pending absence rules that see completion or progress in data[offset:n_bytes]."""
-        for sig_id in list(st.pending):
-            rt = self.m.runtime[sig_id]
-            view = memoryview(data)[offset:n_bytes]
-            found = []
-
-            def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
-                ls = data.rfind(b"\n", 0, offset + end) + 1
-                le = data.find(b"\n", offset + end, n_bytes)
-                line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
-                for cp in rt.progress[lid]:
-                    if cp.regex.search(line):
-                        found.append(cp.pattern_index < len(rt.sig.absence.complete))  # completion, not progress
-                        return True
-                return None
-
-            try:
-                rt.progress_db.scan(view, on_hit)
-            except hyperscan.ScanTerminated:
-                pass
-            view.release()
-            if found:
-                del st.pending[sig_id]
-                if found[0]:
-                    self.completed[sig_id] = self.completed.get(sig_id, 0) + 1
-                    st.completed[sig_id] = st.completed.get(sig_id, 0) + 1
 
     def _finish_source(self, st: _SourceState) -> None:
         if st.series:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._engine import Event, ScanResult
+from ._events import Event, ScanResult
 from ._schema import Signature
 
 FATAL_EXITS = {"-9": "SIGKILL", "137": "SIGKILL", "-11": "SIGSEGV", "139": "SIGSEGV", "-6": "SIGABRT",

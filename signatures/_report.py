@@ -6,7 +6,7 @@ import re
 import textwrap
 
 from ._attribution import Finding, fill, survived
-from ._engine import Event, ScanResult
+from ._events import Event, ScanResult
 from ._lines import iso
 
 EVIDENCE_SAME_SIGNATURE = 5

@@ -136,3 +136,13 @@ def test_an_unrecognised_failure_still_names_the_first_rank_and_a_family(matcher
     assert report["diagnoses"] == [] and report["unrecognised"]
     hint = report["unrecognised_hint"]
     assert hint["rank"] == 2 and hint["family"] == "data" and hint["confidence"] == "low"
+
+
+def test_collateral_counts_every_line_not_only_the_kept_ones(matcher):
+    """The scan keeps a few events per rank; the collateral count is every watchdog line of those ranks."""
+    oom = "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    timeouts = [f"[rank{r}]:" + WATCHDOG.format(r=r) for _ in range(30) for r in range(64) if r != 5]
+    report = run(matcher, ("train.log", "\n".join([oom] + timeouts)))
+    assert top(report)["class"] == "cuda_oom"
+    watchdog = [c for c in top(report)["collateral"] if c["signature"] == "nccl.watchdog_collective_timeout"]
+    assert watchdog and watchdog[0]["count"] == len(timeouts)

@@ -106,9 +106,9 @@ def test_a_line_without_final_newline(rules_matcher):
 
 
 def test_line_numbers_across_blocks(rules_matcher, monkeypatch):
-    from signatures import _engine
+    from signatures import _reader
 
-    monkeypatch.setattr(_engine, "BLOCK", 1000)
+    monkeypatch.setattr(_reader, "BLOCK", 1000)
     body = "".join(f"[rank0]: step {i} loss 0.5\n" for i in range(5000)) + "[rank1]: BoomError: late\n"
     report = run(rules_matcher, ("x.log", body))
     assert top(report)["first_seen"]["line"] == 5001
@@ -116,10 +116,10 @@ def test_line_numbers_across_blocks(rules_matcher, monkeypatch):
 
 
 def test_a_line_longer_than_the_buffer(rules_matcher, monkeypatch):
-    from signatures import _engine
+    from signatures import _reader
 
-    monkeypatch.setattr(_engine, "BLOCK", 4096)
-    monkeypatch.setattr(_engine, "MAX_LINE", 1024)
+    monkeypatch.setattr(_reader, "BLOCK", 4096)
+    monkeypatch.setattr(_reader, "MAX_LINE", 1024)
     body = b"x" * 50_000 + b" BoomError: hidden at the end of a long line\n[rank1]: ok\n"
     d = top(run(rules_matcher, ("x.log", body)))
     assert d["signature"] == "test.boom"

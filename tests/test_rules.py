@@ -74,9 +74,9 @@ def test_absence_dropped_when_an_explicit_failure_follows(rules_matcher):
 
 
 def test_absence_progress_found_in_a_later_block(rules_matcher, monkeypatch):
-    from signatures import _engine
+    from signatures import _reader
 
-    monkeypatch.setattr(_engine, "BLOCK", 64)
+    monkeypatch.setattr(_reader, "BLOCK", 64)
     filler = "\n".join(f"noise line {i:04d}" for i in range(50))
     report = run(rules_matcher, ("train.log", f"Saving checkpoint at step 2\n{filler}\nstep 3 loss 0.1\n"))
     assert report["diagnoses"] == []

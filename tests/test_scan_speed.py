@@ -7,7 +7,7 @@ from dataclasses import astuple
 
 import pytest
 
-from signatures import _context, _engine
+from signatures import _context, _engine, _limits
 from signatures._sources import source_from_bytes
 
 
@@ -138,9 +138,9 @@ def test_kept_lists_stay_capped(matcher):
     per_key = {}
     for e in result.events:
         per_key[(e.sig_id, e.rank)] = per_key.get((e.sig_id, e.rank), 0) + 1
-    assert max(per_key.values()) <= _engine.EVENTS_KEPT
-    assert len(result.errorlike) <= _engine.ERRORLIKE_RANKS
-    assert all(len(v) <= _engine.ERRORLIKE_PER_RANK for v in result.errorlike.values())
+    assert max(per_key.values()) <= _limits.EVENTS_KEPT
+    assert len(result.errorlike) <= _limits.ERRORLIKE_RANKS
+    assert all(len(v) <= _limits.ERRORLIKE_PER_RANK for v in result.errorlike.values())
 
 
 def test_an_error_dense_log_scans_in_linear_time(matcher):
@@ -171,7 +171,7 @@ def test_every_rank_keeps_its_first_event_of_a_flood(matcher):
     for sig, rank in result.counts:
         counted.setdefault(sig, set()).add(rank)
     assert kept == counted
-    assert len(result.events) < 256 * len(kept) + _engine.SIG_EVENTS_SOFT * len(kept)
+    assert len(result.events) < 256 * len(kept) + _limits.SIG_EVENTS_SOFT * len(kept)
 
 
 def test_a_many_rank_flood_sends_only_lines_that_add_events_line_by_line(matcher, monkeypatch):

@@ -1,0 +1,230 @@
+"""Floods: windows of a block counted in bulk from the plans of their lines' shapes, with the result of line by line."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections import Counter
+from dataclasses import dataclass
+from itertools import compress, count, groupby, islice, repeat
+from operator import and_, is_not, itemgetter, not_, or_
+from typing import TYPE_CHECKING, Callable
+
+from ._compiled import _BENIGN
+from ._context import ZERO_DIGITS, time_of
+from ._flood import LINE_PATH, NO_LITERAL, SHAPE_CHARS, Firing, Plan, shapes_of
+from ._limits import ERRORLIKE_PER_RANK, FLOOD_BYTES
+from ._lines import _ANSI, PREFIX_CHARS, year_of
+
+if TYPE_CHECKING:
+    from ._engine import _SourceState
+
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+_ANSI_BYTES = re.compile(_ANSI.pattern.encode())
+
+@dataclass
+class _Window:
+    """Lines of a block that bulk counting can take (see _Scan._plan_window)."""
+    end: int                        # where they end
+    rest: int                       # the lines from `end` to here go line by line
+    lines: list[bytes]              # their texts
+    shapes: list[bytes]
+    plans: list[Plan]
+    groups: dict[Plan, list[int]]   # the lines of each plan that holds a literal
+    at: Callable[[int], int]        # where line i starts in the block
+
+
+class BulkCounting:
+    """_Scan's counting of flood windows in bulk (a mixin: it uses _Scan's state)."""
+
+    def _bulk(self, st: _SourceState, data: bytearray, lo: int, hi: int) -> tuple[int, int]:
+        """Count lines of data[lo:hi] in bulk, from the plans of their shapes (see _flood), up to the first line
+        that can add an event (its signature lacks events for its rank, or the error-like list does). Such lines
+        do only what _candidate would do to them: be counted, name their rank and host, and perhaps be the last
+        error-like line or the last stamped prefix.
+
+        Returns (done, rest): the lines of [lo, done) were counted, those of [done, rest) are to go line by line
+        next (a line that can add an event or that no plan decides, or all of the window if it is too varied)."""
+        w = self._plan_window(data, lo, hi)
+        if w is None:
+            return lo, hi
+        line_no = self._number(data, lo)
+        hint = st.source.rank_hint
+        special: set[int] = set()  # lines that may add an event (a superset): they go line by line
+        work = []
+        stacked: dict[int, list[bytes]] = {}
+        for plan, idxs in w.groups.items():
+            picked = list(map(w.lines.__getitem__, idxs))
+            ranks = list(map(int, map(itemgetter(plan.rank), picked))) if plan.rank else [None] * len(idxs)
+            if plan.errorlike:
+                for rank in set(ranks):
+                    rank_ = hint if rank is None else rank
+                    if not self._errorlike_full(rank_):
+                        room = ERRORLIKE_PER_RANK - len(self.errorlike.get(rank_, ()))
+                        special.update(islice((i for i, r in zip(idxs, ranks) if r == rank), room))
+            firings = []
+            for f in plan.firings:
+                fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, stacked, lo, line_no)
+                for rank in set(compress(ranks, fires)):
+                    key = (f.sig.id, hint if rank is None else rank)
+                    if f.kind == "plain":
+                        room = self._quota(key)
+                    else:
+                        room = len(idxs) if -1 not in st.all_seen.get(f.sig.id, {}) else 0
+                    if room:
+                        special.update(islice((i for i, hit, r in zip(idxs, fires, ranks) if hit and r == rank), room))
+                firings.append((f, fires))
+            work.append((plan, idxs, picked, ranks, firings))
+        if len(special) > len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
+            return lo, hi
+        candidates = sum(len(idxs) for _, idxs, *_ in work)
+        start = 0
+        for stop in sorted(special):  # counted in bulk up to the line, which the line path takes, and so on
+            self._count_in_bulk(st, w, work, start, stop, line_no)
+            self.numbered = (w.at(stop), line_no + stop)
+            self._scan_lines(st, data, w.at(stop), w.at(stop + 1))
+            start = stop + 1
+        self._count_in_bulk(st, w, work, start, len(w.shapes), line_no)
+        self.numbered = (w.end, line_no + len(w.shapes))
+        st.flood = candidates * FLOOD_BYTES >= w.end - lo
+        return w.end, w.rest
+
+    def _count_in_bulk(self, st: _SourceState, w: "_Window", work: list, start: int, stop: int, line_no: int) -> None:
+        """What _candidate would do to lines start..stop-1 of window `w`, none of which adds an event: count them,
+        note their ranks and hosts, and perhaps the last error-like line or the last stamped prefix."""
+        if start >= stop:
+            return
+        hint = st.source.rank_hint
+        prefixed: list[int] = []  # the lines whose prefix _candidate would parse
+        for plan, idxs, picked, ranks, firings in work:
+            a, b = bisect_left(idxs, start), bisect_left(idxs, stop)
+            if a == b:
+                continue
+            who = [plan.errorlike] * (b - a)
+            for f, fires in firings:
+                if f.kind == "plain":
+                    for rank, many in Counter(compress(ranks[a:b], fires[a:b])).items():
+                        key = (f.sig.id, hint if rank is None else rank)
+                        self.counts[key] = self.counts.get(key, 0) + many
+                who = list(map(or_, who, fires[a:b]))
+            self.ranks.update(r for r in set(compress(ranks[a:b], who)) if r is not None)
+            if plan.host:
+                hosts = {h.decode() for h in map(itemgetter(plan.host), compress(picked[a:b], who))}
+                st.hosts |= hosts
+                self.hosts |= hosts
+            prefixed.extend(compress(idxs[a:b], who))
+        self._last_lines(st, w.lines, w.plans, prefixed, line_no, start, stop)
+
+    def _plan_window(self, data: bytearray, lo: int, hi: int) -> _Window | None:
+        """What bulk counting can take of data[lo:hi]: the lines of [lo, end), which it can plan, up to those of
+        [end, rest), which it cannot (a carriage return, a non-ASCII byte, longer than SHAPE_CHARS, of plan
+        LINE_PATH) and which go line by line. None when the window is too varied to be a flood: then all of it does."""
+        end, rest = max(lo, data.rfind(b"\n", lo, hi) + 1), hi  # whole lines
+        raw = bytes(data[lo:end])
+        odd = raw.find(b"\r")  # a \r splits a line; a non-ASCII byte makes its text differ from its bytes
+        if not raw.isascii():
+            first = _NON_ASCII.search(raw).start()
+            odd = first if odd < 0 else min(odd, first)
+        if odd >= 0:  # bulk counting stops at that line, the line path takes it, and bulk counting resumes
+            end = lo + raw.rfind(b"\n", 0, odd) + 1
+            rest = data.find(b"\n", lo + odd, hi) + 1 or hi
+            raw = raw[:end - lo]
+        stripped = b"\x1b" in raw
+        if stripped:  # the text of a line is its bytes less its escape codes
+            raw = _ANSI_BYTES.sub(b"", raw)
+        shapes = shapes_of(raw)
+        sizes = list(map(len, data[lo:end].split(b"\n") if stripped else shapes))  # the lines' lengths in data
+
+        def at(i: int) -> int:
+            """Where line i of the window starts in data."""
+            return lo + sum(sizes[:i]) + i
+
+        long = next(compress(count(), map(SHAPE_CHARS.__lt__, map(len, shapes))), None)
+        if long is not None:  # likewise
+            end, rest = at(long), at(long + 1)
+            del shapes[long:]
+        plans = self.m.plans.of(shapes, max(1, len(shapes) // 8)) if shapes else []  # a flood repeats a few shapes
+        if plans is None:
+            return None
+        if LINE_PATH in plans:  # the line path takes this line and the like of it that follow, then bulk counting resumes
+            cut = plans.index(LINE_PATH)
+            after = next(compress(count(cut), map(is_not, plans[cut:], repeat(LINE_PATH))), len(plans))
+            end, rest = at(cut), at(after)
+            del shapes[cut:], plans[cut:]
+        keys = list(map(id, plans))
+        order = sorted(range(len(plans)), key=keys.__getitem__)
+        groups = {plans[idxs[0]]: idxs for idxs in (list(g) for _, g in groupby(order, key=keys.__getitem__))}
+        groups.pop(NO_LITERAL, None)
+        return _Window(end, rest, raw.split(b"\n"), shapes, plans, groups, at)
+
+    def _last_lines(self, st: _SourceState, lines: list[bytes], plans: list[Plan], prefixed: list[int],
+                    line_no: int, start: int, stop: int) -> None:
+        """After lines start..stop-1 of a window were counted in bulk: their last error-like line and their last
+        stamped prefix, looked for from the end (and the source's year from its first stamped prefix, if this is
+        where it comes from)."""
+        for i in range(stop - 1, start - 1, -1):
+            if line_no + i <= st.last_error_line:
+                break
+            if plans[i].may_err and any(rx.hit(lines[i]) for rx in self.m.errorlike) and not _BENIGN.hit(lines[i]):
+                st.last_error_line = line_no + i
+                break
+        prefixed.sort()
+        for i in prefixed if st.year is None else ():
+            if plans[i].clock:
+                time = time_of(lines[i][:PREFIX_CHARS].decode(), None)
+                if time is not None:
+                    st.year = year_of(time)
+                    break
+        for i in reversed(prefixed):
+            if plans[i].clock:
+                time = time_of(lines[i][:PREFIX_CHARS].decode(), st.year)
+                if time is not None:
+                    st.last_time = time
+                    st.untimed.clear()  # older
+                    break
+
+    def _fires(self, st: _SourceState, f: Firing, idxs: list[int], picked: list[bytes], lines: list[bytes],
+               shapes: list[bytes], stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
+        """Which of the lines `picked` (lines[i] for i in idxs) fire the signature of Firing `f`.
+
+        `stacked[n]` (made here when needed) holds, for each line i >= n, the shapes of lines i - n to i joined."""
+        if f.always:
+            fires = [True] * len(picked)
+        else:
+            fires = [False] * len(picked)
+            for test in f.tests:
+                if not test.before:
+                    found = test.regex.hits(picked)
+                else:
+                    found = self._hits_with_above(st, test, idxs, lines, shapes, stacked, lo, line_no)
+                fires = list(map(or_, fires, found))
+        for veto in f.vetoes:
+            fires = list(map(and_, fires, map(not_, veto.regex.hits(picked))))
+        return fires
+
+    def _hits_with_above(self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes],
+                         stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
+        """test.regex on each line lines[i] (i in idxs) joined to the test.before lines above it, as _candidate
+        joins them: looked up by the joined shapes when the regex is digit-blind, the rest run in one batch."""
+        n, regex = test.before, test.regex
+        near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
+        found: list[bool | None] = [None] * len(idxs)
+        if regex.blind:
+            if n not in stacked:
+                stacked[n] = list(map(b"\n".join, zip(*(shapes[k:len(shapes) - n + k] for k in range(n + 1)))))
+            keys = list(map(stacked[n].__getitem__, map((-n).__add__, idxs[near:])))
+            found[near:] = map(self._known(regex).get, keys)
+        missing = [k for k in range(near, len(idxs)) if found[k] is None]
+        subjects = [b"\n".join(lines[idxs[k] - n:idxs[k] + 1]) for k in missing]
+        for k, hit in zip(missing, regex.hits(subjects)):
+            found[k] = hit
+            if regex.blind:
+                self._remember(regex, keys[k - near], hit)
+        for k in range(near):
+            i, ls = idxs[k], lo
+            for _ in range(i):  # where line i starts in data (its text may have lost escape codes)
+                ls = st.context.data.index(b"\n", ls) + 1
+            above = st.context.lines_before(line_no + i, ls, n)
+            subject = "\n".join(above + [lines[i].decode()]).encode()
+            found[k] = self._hit(regex, subject, subject.translate(ZERO_DIGITS))
+        return found

@@ -1,0 +1,48 @@
+"""What a scan finds: events, error-like lines, and the result of a scan."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Event:
+    sig_id: str
+    kind: str                 # "line", "absence", "count" or "trend"
+    source: str
+    source_index: int
+    line: int
+    rank: int | None
+    host: str | None
+    time: float | None        # the line's own timestamp
+    eff_time: float | None    # own timestamp, else the last one seen earlier in the source
+    text: str
+    values: dict[str, str] = field(default_factory=dict)
+    context: list[str] = field(default_factory=list)   # lines above (traceback frames)
+    after: list[str] = field(default_factory=list)     # the message's continuation lines below
+    seq: int = 0              # order of discovery: source order, then line order
+
+
+@dataclass
+class ErrorLine:
+    source: str
+    line: int
+    rank: int | None
+    text: str
+
+
+@dataclass
+class ScanResult:
+    events: list[Event]
+    counts: dict[tuple[str, int | None], int]
+    errorlike: dict[int | None, list[ErrorLine]]
+    ranks: set[int]
+    hosts: set[str]
+    bytes: int
+    lines: int
+    sources: list[str]
+    skipped: list[str]
+    completed: dict[str, int] = field(default_factory=dict)
+    # per (source index, rank): the last training progress seen (line, step, time), from the sampled loss lines
+    progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = field(default_factory=dict)
+    world_size: int | None = None  # as the job printed it (world_size=, WORLD_SIZE, NCCL's nranks)

@@ -1,0 +1,153 @@
+"""Rule kinds beyond a plain line match: count thresholds, trends over a value, and absence (an operation that never completes)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Callable
+
+import hyperscan
+
+from . import _trend
+from ._events import Event
+from ._limits import TEXT_CHARS
+from ._lines import parse_prefix, strip_ansi
+from ._schema import Signature
+
+if TYPE_CHECKING:
+    from ._engine import _SourceState
+
+# what precedes a message: launcher labels, then a timestamp (ISO, logging, glog)
+_LINE_PREFIX = re.compile(r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
+                          r"(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s*|[IWEF]\d{4} [\d:.]+\s+\d+ \S+\]\s*)?")
+
+
+class RuleKinds:
+    """_Scan's rule kinds beyond a plain match: count, trend and absence rules (a mixin: it uses _Scan's state)."""
+
+    def _count(self, st: _SourceState, sig: Signature, rank: int | None, text: str, event: Callable[[], Event]) -> None:
+        """A count rule: the event is built when the threshold is reached; later matches update its count."""
+        rule = sig.count
+        if rule.distinct:
+            seen = st.count_texts.setdefault(sig.id, set())
+            body = _LINE_PREFIX.sub("", text[:TEXT_CHARS], count=1)  # the same message at another time is a repeat
+            if body in seen:
+                return
+            if len(seen) <= rule.ignore_first + rule.threshold:
+                seen.add(body)
+        n = st.counts.get(sig.id, 0) + 1
+        st.counts[sig.id] = n
+        if n == rule.ignore_first + rule.threshold:
+            e = event()
+            e.kind = "count"
+            e.values["count"] = str(n)
+            self._add(e, st)
+        elif n > rule.ignore_first + rule.threshold:
+            for kept in self.events.get((sig.id, rank), []):
+                if kept.source_index == st.index and kept.kind == "count":
+                    kept.values["count"] = str(n)
+
+    def _scan_trend(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, marks: list[int]) -> None:
+        """Sample the block's trend lines (see _trend) into per-rank, per-name series."""
+        width, per_window = _trend.windows(n_bytes, st.source.size)
+        with memoryview(data) as view:
+            for w, lo in enumerate(range(0, n_bytes, width)):
+                hi = min(lo + width, n_bytes)
+                got: list[int] = []
+
+                def on_hit(_lid: int, _s: int, end: int, _f: int, _c: object, got=got) -> bool:
+                    got.append(end)
+                    return len(got) >= per_window
+
+                try:
+                    self.m.trend_db.scan(view[lo:hi], on_hit)
+                except hyperscan.ScanTerminated:
+                    pass
+                if not got:
+                    continue
+                pos, line_no, last_ls = lo, line_base + marks[w], -1
+                for end in sorted(got):
+                    ls = data.rfind(b"\n", 0, lo + end) + 1
+                    if ls < pos:  # the line began in the previous window: it was sampled there, or skipped
+                        continue
+                    le = data.find(b"\n", lo + end, n_bytes)
+                    le = n_bytes if le < 0 else le
+                    # only the \r-segment holding the hit: a progress bar rewritten a million times on one
+                    # "line" costs one segment, not a million
+                    seg_start = max(ls, data.rfind(b"\r", ls, lo + end) + 1)
+                    seg_end = data.find(b"\r", lo + end, le)
+                    seg_end = le if seg_end < 0 else seg_end
+                    if seg_start == last_ls:
+                        continue
+                    last_ls = seg_start
+                    line_no += data.count(b"\n", pos, ls)
+                    pos = ls
+                    text = strip_ansi(bytes(data[seg_start:seg_end]).decode("utf-8", "replace"))
+                    self._trend_line(st, text, line_no)
+
+    def _trend_line(self, st: _SourceState, text: str, line_no: int) -> None:
+        prefix = None
+        for cp in self.m.trend_patterns:
+            sig = cp.sig
+            mt = cp.regex.search(text)
+            if mt is None or self.m.runtime[sig.id].excluded(text.encode()):
+                continue
+            groups = mt.groupdict()
+            name = (groups.get("series") or "").lower()
+            value = _trend.parse_value(groups.get("value") or "")
+            if value is None or value == 0 or name in sig.trend.ignore_series \
+                    or (sig.trend.series and name not in sig.trend.series):
+                continue
+            if prefix is None:
+                prefix = parse_prefix(text, st.year)
+            rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
+            series = st.series.setdefault((sig.id, rank, name), _trend.Series())
+            step = _trend.step_of(text)
+            if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
+                self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
+            series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], prefix.time,
+                                            prefix.host or st.source.host_hint, step))
+            return
+
+    def _finish_trends(self, st: _SourceState) -> None:
+        for (sig_id, rank, name), series in st.series.items():
+            sig = self.m.runtime[sig_id].sig
+            found = _trend.diverged(series.observed(), sig.trend)
+            if found is None:
+                continue
+            up = found.first_up
+            values = _trend.describe(found)
+            if name:
+                values["series"] = name
+            event = Event(sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, up.time, up.time,
+                          up.text, values)
+            event.context = [f"{found.low.line}: {found.low.text}"]
+            event.after = [f"{found.last.line}: {found.last.text}"] if found.last is not up else []
+            self._add(event, st)
+
+    def _check_pending(self, st: _SourceState, data: bytearray, offset: int, n_bytes: int) -> None:
+        """Clear pending absence rules that see completion or progress in data[offset:n_bytes]."""
+        for sig_id in list(st.pending):
+            rt = self.m.runtime[sig_id]
+            view = memoryview(data)[offset:n_bytes]
+            found = []
+
+            def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
+                ls = data.rfind(b"\n", 0, offset + end) + 1
+                le = data.find(b"\n", offset + end, n_bytes)
+                line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
+                for cp in rt.progress[lid]:
+                    if cp.regex.search(line):
+                        found.append(cp.pattern_index < len(rt.sig.absence.complete))  # completion, not progress
+                        return True
+                return None
+
+            try:
+                rt.progress_db.scan(view, on_hit)
+            except hyperscan.ScanTerminated:
+                pass
+            view.release()
+            if found:
+                del st.pending[sig_id]
+                if found[0]:
+                    self.completed[sig_id] = self.completed.get(sig_id, 0) + 1
+                    st.completed[sig_id] = st.completed.get(sig_id, 0) + 1
