@@ -194,13 +194,30 @@ class BulkCounting:
             fires = [False] * len(picked)
             for test in f.tests:
                 if not test.before:
-                    found = test.regex.hits(picked)
+                    found = self._hits_by_shape(test.regex, picked, list(map(shapes.__getitem__, idxs)))
                 else:
                     found = self._hits_with_above(st, test, idxs, lines, shapes, stacked, lo, line_no)
                 fires = list(map(or_, fires, found))
         for veto in f.vetoes:
-            fires = list(map(and_, fires, map(not_, veto.regex.hits(picked))))
+            vetoed = self._hits_by_shape(veto.regex, picked, list(map(shapes.__getitem__, idxs)))
+            fires = list(map(and_, fires, map(not_, vetoed)))
         return fires
+
+    def _hits_by_shape(self, regex, picked: list[bytes], shapes: list[bytes]) -> list[bool]:
+        """regex.hits(picked); a digit-blind regex runs once per distinct shape (a flood has few), remembered."""
+        if not regex.blind:
+            return regex.hits(picked)
+        known = self._known(regex)
+        found = list(map(known.get, shapes))
+        missing = [k for k, hit in enumerate(found) if hit is None]
+        if missing:
+            distinct = list(dict.fromkeys(map(shapes.__getitem__, missing)))
+            now = dict(zip(distinct, regex.hits(distinct)))
+            for shape, hit in now.items():
+                self._remember(regex, shape, hit)
+            for k in missing:
+                found[k] = now[shapes[k]]
+        return found
 
     def _hits_with_above(self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes],
                          stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
@@ -210,9 +227,7 @@ class BulkCounting:
         near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
         found: list[bool | None] = [None] * len(idxs)
         if regex.blind:
-            if n not in stacked:
-                stacked[n] = list(map(b"\n".join, zip(*(shapes[k:len(shapes) - n + k] for k in range(n + 1)))))
-            keys = list(map(stacked[n].__getitem__, map((-n).__add__, idxs[near:])))
+            keys = [b"\n".join(shapes[i - n:i + 1]) for i in idxs[near:]]
             found[near:] = map(self._known(regex).get, keys)
         missing = [k for k in range(near, len(idxs)) if found[k] is None]
         subjects = [b"\n".join(lines[idxs[k] - n:idxs[k] + 1]) for k in missing]
