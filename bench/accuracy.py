@@ -28,6 +28,7 @@ SETS = {
     "blind_c4": ROOT / "tests" / "realworld" / "blind_c4",
     "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",   # multi-rank excerpts, for attribution
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",        # real CPU runs made here (torchrun, srun)
+    "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",        # more real CPU runs (torchrun, two agents, mp.spawn)
 }
 
 
