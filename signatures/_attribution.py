@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
+from ._refine import refine
 from ._library import Library
 from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own
 from ._schema import Signature
@@ -168,7 +169,7 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
     """Return the findings (initiating first) and the launcher (wrapper) events."""
     sigs = library.by_id()
-    events = _drop_fallbacks(scan.events, sigs)
+    events = _drop_fallbacks(refine(scan.events, sigs), sigs)
     events = [e for e in events if not (_is_fallback(sigs[e.sig_id]) and survived(scan, e.source, e.line, e.rank))]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
@@ -228,6 +229,7 @@ def _finding(scan: ScanResult, view: JobView, sig: Signature, event: Event, same
     # ranks whose events yielded to a specific signature are gone from `same_sig`
     ranks = sorted({e.rank for e in same_sig if e.rank is not None})
     count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
+    count = max(count, len(same_sig))  # a refined signature's lines are counted under the one it refines
     attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs)
     return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher,
                    attribution)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ._attribution import _drop_fallbacks
 from ._engine import Matcher
 from ._library import Library
+from ._refine import refine
 from ._schema import Case, Signature
 from ._sources import source_from_bytes
 
@@ -32,9 +33,10 @@ def case_log(case: Case) -> bytes:
 
 def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
     scan = matcher.scan([source_from_bytes(f"{sig.id}#{index}", case_log(case))])
-    mine = [e for e in scan.events if e.sig_id == sig.id]
+    events = refine(scan.events, matcher.library.by_id())
+    mine = [e for e in events if e.sig_id == sig.id]
     # a fallback that yields to this signature on the same lines is not a conflict
-    kept = _drop_fallbacks(scan.events, matcher.library.by_id())
+    kept = _drop_fallbacks(events, matcher.library.by_id())
     others = tuple(sorted({e.sig_id for e in kept if e.sig_id != sig.id}))
     if case.kind == "near_miss":
         if mine:

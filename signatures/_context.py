@@ -16,6 +16,7 @@ from bisect import bisect_left
 from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, PREFIX_CHARS, parse_time, strip_ansi
 
 TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
+MAX_FRAMES = 40          # `File "` lines of a traceback kept as an event's frames
 TIME_LOOKBACK = 40       # lines searched above an unstamped event for a timestamp
 CONTINUATION_LINES = 4   # lines kept below an exception that continue its message
 CONTINUATION_SCAN = 12   # lines looked at for them (other ranks' lines may interleave)
@@ -267,10 +268,11 @@ class Surroundings:
         self._mark, self._stamp = max(self._mark, line_no - 1), None
         return None
 
-    def traceback(self, line_no: int, ls: int, rank: int | None) -> list[str]:
+    def traceback(self, line_no: int, ls: int, rank: int | None, frames: list[str] | None = None) -> list[str]:
         """The frames above an exception line, from its rank (or no rank), after that rank's last
         "Traceback (most recent call last)" among the TRACEBACK_LOOKBACK lines above: from the
-        third-last `File "` frame on, at most 12 lines."""
+        third-last `File "` frame on, at most 12 lines. `frames`, when given, gets every `File "` line
+        of the traceback (at most MAX_FRAMES, the innermost), which say where the exception passed."""
         keys = (_ALL,) if rank is None else (rank, None)
         nearest = None  # a \r-segment's earlier segments: the nearest line of all, numbered line_no here
         if ls > 0 and self.data[ls - 1] != 0x0A:
@@ -291,6 +293,8 @@ class Surroundings:
             files.append(line_no)
         if not files:
             return []
+        if frames is not None:
+            frames += [self._row(n).text[:200] for n in files[-MAX_FRAMES:]]
         first = files[max(0, len(files) - 3)]
         chosen = sorted(n for key in keys for n in _between(self._numbers(key, 0), first, line_no))[:12]
         texts = [self._row(n).text[:300] for n in chosen]

@@ -479,7 +479,7 @@ class _Scan(BulkCounting, RuleKinds):
         event = Event(sig.id, "line", st.source.name, st.index, line_no, rank, host, time, eff_time,
                       text[:TEXT_CHARS], values)
         if sig.context == "traceback":
-            event.context = st.context.traceback(line_no, ls, rank)
+            event.context = st.context.traceback(line_no, ls, rank, event.frames)
             event.after = st.context.continuation(le, rank)
             for line in event.after:  # the message's continuation can carry the values
                 for rx in rt.patterns:

@@ -20,6 +20,7 @@ class Event:
     values: dict[str, str] = field(default_factory=dict)
     context: list[str] = field(default_factory=list)   # lines above (traceback frames)
     after: list[str] = field(default_factory=list)     # the message's continuation lines below
+    frames: list[str] = field(default_factory=list)    # every `File "` line of its traceback (see _refine)
     seq: int = 0              # order of discovery: source order, then line order
 
 

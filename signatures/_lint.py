@@ -49,8 +49,12 @@ def lint_signature(sig: Signature, path: str) -> list[str]:
 
 def lint_library(lib: Library) -> list[str]:
     problems = []
+    ids = {sig.id for sig in lib.signatures}
     for sig in lib.signatures:
-        problems += lint_signature(sig, str(lib.paths.get(sig.id, sig.id)))
+        path = str(lib.paths.get(sig.id, sig.id))
+        problems += lint_signature(sig, path)
+        if sig.refines is not None and sig.refines.signature not in ids:
+            problems.append(f"{path}: refines {sig.refines.signature!r}, which is not in the library")
     return problems
 
 

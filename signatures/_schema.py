@@ -54,6 +54,24 @@ class Pattern(_Strict):
         return [self.literal] if self.literal is not None else list(self.literals)
 
 
+class Refines(_Strict):
+    """This signature names more precisely an event of another one whose traceback matches `context`.
+
+    The frames above an exception tell what a line alone cannot (the exception was raised while
+    loading a batch): an event of `signature` whose traceback lines and line, joined by newlines,
+    match `context` (an RE2 regex) becomes an event of this signature. Only events the scan kept are
+    looked at, so this costs nothing per line.
+    """
+
+    signature: str
+    context: str
+
+    @model_validator(mode="after")
+    def _valid(self) -> "Refines":
+        compile_regex(self.context, False)
+        return self
+
+
 class Exclude(_Strict):
     """A regex that, when it matches the candidate line, vetoes the event."""
 
@@ -130,6 +148,7 @@ class Signature(_Strict):
     absence: Absence | None = None
     count: Count | None = None
     trend: Trend | None = None
+    refines: Refines | None = None
 
     summary: str = Field(min_length=20)
     mechanism: str = Field(min_length=20)
