@@ -21,7 +21,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `explicit_root`: the initiating event names its rank (high).
 - `collective_odd_one_out`: a mismatch report names the rank that differs (high).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
-  the launcher's record of the one rank that failed on its own, do (medium).
+  the launcher's record of the one rank that failed on its own, do (medium); or the launcher saw one
+  rank fail on its own at least 5 s before any other (low). torchrun's "local_rank" records are read
+  as global ranks through the pid of its failure table (_ranks.global_ranks).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
@@ -38,6 +40,7 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
@@ -45,7 +48,7 @@ from dataclasses import dataclass, field
 from ._events import Event, ScanResult
 from ._refine import refine
 from ._library import Library
-from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own
+from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own, global_ranks
 from ._schema import Signature
 
 FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
@@ -169,7 +172,8 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
     """Return the findings (initiating first) and the launcher (wrapper) events."""
     sigs = library.by_id()
-    events = _drop_fallbacks(refine(scan.events, sigs), sigs)
+    scan = dataclasses.replace(scan, events=global_ranks(refine(scan.events, sigs)))
+    events = _drop_fallbacks(scan.events, sigs)
     events = [e for e in events if not (_is_fallback(sigs[e.sig_id]) and survived(scan, e.source, e.line, e.rank))]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
@@ -298,6 +302,12 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         return because(w.rank, "recovered_rank", "medium", first,
                        Reason(f"the line names no rank; the launcher saw only rank {w.rank} fail on its own "
                               f"(exit {exit_code(w)})", w.source, w.line))
+    earliest = _first_to_fail(failed)
+    if earliest is not None:
+        w, lead, next_rank = earliest
+        return because(w.rank, "recovered_rank", "low", first,
+                       Reason(f"the line names no rank; the launcher saw rank {w.rank} fail first (exit "
+                              f"{exit_code(w)}), {lead:.0f} s before rank {next_rank}", w.source, w.line))
     stopped = _stopped_first(view)
     if stopped is not None:
         return because(stopped[0], "progress_stopped_first", "low", first, stopped[1])
@@ -413,6 +423,18 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
         return
     finding.initiating_rank = rank
     finding.attribution = Attribution(rank, "flight_recorder", "high", [Reason(text)] + finding.attribution.reasons[:1])
+
+
+def _first_to_fail(failed: list[Event], lead: float = 5.0) -> tuple[Event, float, int] | None:
+    """Among launcher records of ranks that failed on their own, the rank whose first record is at least `lead`
+    seconds before any other rank's (with its lead and the next rank), if there is one."""
+    firsts: dict[int, Event] = {}
+    for w in sorted((w for w in failed if w.eff_time is not None), key=lambda w: w.eff_time):
+        firsts.setdefault(w.rank, w)
+    order = sorted(firsts.values(), key=lambda w: w.eff_time)
+    if len(order) < 2 or order[1].eff_time - order[0].eff_time < lead:
+        return None
+    return order[0], order[1].eff_time - order[0].eff_time, order[1].rank
 
 
 def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key,

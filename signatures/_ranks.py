@@ -8,6 +8,7 @@ launcher saw it. Nothing here decides; it only gathers.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
@@ -21,7 +22,21 @@ SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus err
 
 def exit_code(e: Event) -> str:
     """The exit a launcher event reports, as torchrun writes it ("-9", "1"); srun's words turned into codes."""
+    if e.values.get("raised"):  # mp.spawn: the process raised an exception, as Python's exit 1 says
+        return "1"
     return e.values.get("exitcode") or SRUN_SIGNALS.get(e.values.get("how", ""), "")
+
+
+def global_ranks(events: list[Event]) -> list[Event]:
+    """torchrun's agent names a failed worker by its local rank ("failed (exitcode: 1) local_rank: 0 (pid: P)"),
+    its failure table by its global rank ("rank : 1 (local_rank: 0)") with the same pid; on several nodes they
+    differ, and the table's is the rank."""
+    table = {e.values["pid"]: e.rank for e in events
+             if e.rank is not None and e.values.get("pid") and "local_rank:" not in e.text}
+    if not table:
+        return events
+    return [dataclasses.replace(e, rank=table[e.values["pid"]])
+            if "local_rank:" in e.text and table.get(e.values.get("pid"), e.rank) != e.rank else e for e in events]
 
 
 def failed_on_its_own(e: Event) -> bool:

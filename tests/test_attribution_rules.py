@@ -146,3 +146,45 @@ def test_collateral_counts_every_line_not_only_the_kept_ones(matcher):
     assert top(report)["class"] == "cuda_oom"
     watchdog = [c for c in top(report)["collateral"] if c["signature"] == "nccl.watchdog_collective_timeout"]
     assert watchdog and watchdog[0]["count"] == len(timeouts)
+
+
+def test_mp_spawn_names_the_process_whose_traceback_follows(matcher):
+    log = "\n".join(["torch.multiprocessing.spawn.ProcessRaisedException: ", "",
+                     "-- Process 2 terminated with the following error:", "Traceback (most recent call last):",
+                     '  File "/work/train.py", line 40, in worker', "    check(batch)",
+                     "ValueError: batch 17 has 0 rows"])
+    report = run(matcher, ("train.log", log))
+    a = attribution(report)
+    assert (top(report)["initiating_rank"], a["rule"]) == (2, "recovered_rank")
+
+
+TWO_NODES = """\
+ImportError: /opt/ext/_C.so: undefined symbol: _ZN3c106detail23torchInternalAssertFailEPKcS2_jS2_RKSs
+E1203 12:34:53.780000 10194 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 0 (pid: 10208) of binary: /venv/bin/python3
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-03_12:34:53
+  host      : nodeb
+  rank      : 1 (local_rank: 0)
+  exitcode  : 1 (pid: 10208)
+  error_file: <N/A>
+torch.distributed.DistStoreError: wait timeout after 20000ms, keys: /default_pg//0//cuda//0
+E1203 12:35:13.846000 10192 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) local_rank: 0 (pid: 10209) of binary: /venv/bin/python3
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-03_12:35:13
+  host      : nodea
+  rank      : 0 (local_rank: 0)
+  exitcode  : 1 (pid: 10209)
+  error_file: <N/A>
+"""
+
+
+def test_two_agents_local_ranks_are_read_as_global_and_the_first_to_fail_named(matcher):
+    """Two torchrun agents (two nodes) in one console: each says local_rank 0; their failure tables give the
+    global ranks for the same pids, and rank 1 failed 20 s before rank 0 timed out waiting for it."""
+    report = run(matcher, ("console.log", TWO_NODES))
+    a = attribution(report)
+    assert top(report)["class"] == "dependency_abi_mismatch"
+    assert (a["rank"], a["rule"], a["confidence"]) == (1, "recovered_rank", "low")
+    assert "20 s before rank 0" in json.dumps(a["reasons"])
