@@ -52,27 +52,30 @@ class BulkCounting:
         hint = st.source.rank_hint
         special: set[int] = set()  # lines that may add an event (a superset): they go line by line
         work = []
-        stacked: dict[int, list[bytes]] = {}
         for plan, idxs in w.groups.items():
             picked = list(map(w.lines.__getitem__, idxs))
             ranks = list(map(int, map(itemgetter(plan.rank), picked))) if plan.rank else [None] * len(idxs)
-            if plan.errorlike:
-                for rank in set(ranks):
-                    rank_ = hint if rank is None else rank
-                    if not self._errorlike_full(rank_):
-                        room = ERRORLIKE_PER_RANK - len(self.errorlike.get(rank_, ()))
-                        special.update(islice((i for i, r in zip(idxs, ranks) if r == rank), room))
+            eff = ranks if plan.rank else [hint] * len(idxs)  # the rank an event of the line would have
+            if plan.errorlike:  # ranks whose error-like list is full stay full: skipped as a set
+                for rank in set(eff) - self.full_errorlike:
+                    if self._errorlike_full(rank):
+                        self.full_errorlike.add(rank)
+                        continue
+                    room = ERRORLIKE_PER_RANK - len(self.errorlike.get(rank, ()))
+                    special.update(islice((i for i, r in zip(idxs, eff) if r == rank), room))
             firings = []
             for f in plan.firings:
-                fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, stacked, lo, line_no)
-                for rank in set(compress(ranks, fires)):
-                    key = (f.sig.id, hint if rank is None else rank)
+                fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, lo, line_no)
+                full = self.full_ranks.setdefault(f.sig.id, set()) if f.kind == "plain" else set()
+                for rank in set(compress(eff, fires)) - full:  # a quota only ever shrinks: a full rank stays full
                     if f.kind == "plain":
-                        room = self._quota(key)
+                        room = self._quota((f.sig.id, rank))
+                        if not room:
+                            full.add(rank)
                     else:
                         room = len(idxs) if -1 not in st.all_seen.get(f.sig.id, {}) else 0
                     if room:
-                        special.update(islice((i for i, hit, r in zip(idxs, fires, ranks) if hit and r == rank), room))
+                        special.update(islice((i for i, hit, r in zip(idxs, fires, eff) if hit and r == rank), room))
                 firings.append((f, fires))
             work.append((plan, idxs, picked, ranks, firings))
         if len(special) > len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
@@ -184,10 +187,8 @@ class BulkCounting:
                     break
 
     def _fires(self, st: _SourceState, f: Firing, idxs: list[int], picked: list[bytes], lines: list[bytes],
-               shapes: list[bytes], stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
-        """Which of the lines `picked` (lines[i] for i in idxs) fire the signature of Firing `f`.
-
-        `stacked[n]` (made here when needed) holds, for each line i >= n, the shapes of lines i - n to i joined."""
+               shapes: list[bytes], lo: int, line_no: int) -> list[bool]:
+        """Which of the lines `picked` (lines[i] for i in idxs) fire the signature of Firing `f`."""
         if f.always:
             fires = [True] * len(picked)
         else:
@@ -196,7 +197,7 @@ class BulkCounting:
                 if not test.before:
                     found = self._hits_by_shape(test.regex, picked, list(map(shapes.__getitem__, idxs)))
                 else:
-                    found = self._hits_with_above(st, test, idxs, lines, shapes, stacked, lo, line_no)
+                    found = self._hits_with_above(st, test, idxs, lines, shapes, lo, line_no)
                 fires = list(map(or_, fires, found))
         for veto in f.vetoes:
             vetoed = self._hits_by_shape(veto.regex, picked, list(map(shapes.__getitem__, idxs)))
@@ -220,7 +221,7 @@ class BulkCounting:
         return found
 
     def _hits_with_above(self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes],
-                         stacked: dict[int, list[bytes]], lo: int, line_no: int) -> list[bool]:
+                         lo: int, line_no: int) -> list[bool]:
         """test.regex on each line lines[i] (i in idxs) joined to the test.before lines above it, as _candidate
         joins them: looked up by the joined shapes when the regex is digit-blind, the rest run in one batch."""
         n, regex = test.before, test.regex

@@ -156,6 +156,8 @@ class _Scan(BulkCounting, RuleKinds):
         self.world_size: int | None = None
         self.seq = 0
         self.kept_by_sig: dict[str, int] = {}  # events kept per signature (see _room)
+        self.full_ranks: dict[str, set[int | None]] = {}  # per signature, ranks with no room left (see _bulk)
+        self.full_errorlike: set[int | None] = set()        # ranks whose error-like list is full
         self.numbered = (0, 1)  # (offset, number) of the last line numbered in the block (see _number)
         self.candidates = 0     # lines that the last _scan_lines gave to _candidate
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
