@@ -1,0 +1,58 @@
+"""docs/architecture.md stays true: every module it names exists, and its import walls hold."""
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "architecture.md").read_text()
+SLACK = ("slack_sdk", "slack_bolt")
+
+
+def imports(path: Path) -> set[str]:
+    """Top-level names of the modules `path` imports (relative imports resolved inside its package)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            found.add(path.relative_to(ROOT).parts[0] if node.level else node.module or "")
+    return {name.split(".")[0] for name in found}
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def test_every_module_named_exists():
+    named = set(re.findall(r"`((?:signatures|bot)/[\w/]*(?:\.py|/))`", DOC))
+    assert len(named) > 30
+    missing = sorted(n for n in named if not (ROOT / n).exists())
+    assert not missing, f"docs/architecture.md names modules that do not exist: {missing}"
+
+
+def test_every_module_is_named():
+    named = set(re.findall(r"`((?:signatures|bot)/[\w/]*\.py)`", DOC))
+    dirs = set(re.findall(r"`((?:signatures|bot)/[\w/]*/)`", DOC))
+    unnamed = [str(p.relative_to(ROOT)) for package in ("signatures", "bot") for p in modules(package)
+               if p.name != "__init__.py" and str(p.relative_to(ROOT)) not in named
+               and not any(str(p.relative_to(ROOT)).startswith(d) for d in dirs)]
+    assert not unnamed, f"add these to docs/architecture.md: {unnamed}"
+
+
+def test_signatures_is_pure():
+    for path in modules("signatures"):
+        bad = imports(path) & {"bot", "httpx", "requests", "urllib3", *SLACK}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_fetchers_know_nothing_of_slack():
+    for path in modules("bot/fetch"):
+        assert not imports(path) & set(SLACK), path
+
+
+def test_only_the_named_modules_touch_slack():
+    allowed = set(re.findall(r"`(bot/\w+\.py)`", DOC.split("Only ", 1)[1].split("import the Slack SDK")[0]))
+    assert allowed
+    touching = {str(p.relative_to(ROOT)) for p in modules("bot") if imports(p) & set(SLACK)}
+    assert touching <= allowed, f"also import Slack: {sorted(touching - allowed)}"
