@@ -227,15 +227,12 @@ class BulkCounting:
         n, regex = test.before, test.regex
         near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
         found: list[bool | None] = [None] * len(idxs)
-        if regex.blind:
+        if regex.blind:  # the joined shapes decide: each distinct one runs once, and is remembered
             keys = [b"\n".join(shapes[i - n:i + 1]) for i in idxs[near:]]
-            found[near:] = map(self._known(regex).get, keys)
-        missing = [k for k in range(near, len(idxs)) if found[k] is None]
-        subjects = [b"\n".join(lines[idxs[k] - n:idxs[k] + 1]) for k in missing]
-        for k, hit in zip(missing, regex.hits(subjects)):
-            found[k] = hit
-            if regex.blind:
-                self._remember(regex, keys[k - near], hit)
+            found[near:] = self._hits_by_shape(regex, keys, keys)
+        else:
+            subjects = [b"\n".join(lines[i - n:i + 1]) for i in idxs[near:]]
+            found[near:] = regex.hits(subjects)
         for k in range(near):
             i, ls = idxs[k], lo
             for _ in range(i):  # where line i starts in data (its text may have lost escape codes)
