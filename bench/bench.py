@@ -124,8 +124,7 @@ def run_denpex(path: Path) -> tuple[float, int, dict]:
 def library_regexes() -> list[str]:
     """The regexes the matcher confirms, in a form ripgrep accepts (single-line ones)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from signatures import default_library
-    from signatures._engine import _ERRORLIKE
+    from signatures import ERRORLIKE, default_library
 
     out = []
     for sig in default_library().signatures:
@@ -135,7 +134,7 @@ def library_regexes() -> list[str]:
                 continue  # multi-line patterns need rg -U, which changes its speed class
             # rg joins the patterns into one alternation: group names must not repeat
             out.append(("(?i)" if p.caseless else "") + re.sub(r"\(\?P<\w+>", "(", p.regex))
-    out += [rx for _, rx in _ERRORLIKE]
+    out += [rx for _, rx in ERRORLIKE]
     return out
 
 

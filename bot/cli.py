@@ -12,8 +12,6 @@ from pathlib import Path
 import signatures
 from bot.config import ConfigError, load_config
 from signatures import InputError, SignatureFileError
-from signatures._cases import run_cases
-from signatures._lint import coverage_markdown, lint_library
 
 EXIT_OK = 0
 EXIT_FAILED_CHECKS = 1
@@ -183,25 +181,14 @@ def cmd_test(args: argparse.Namespace) -> int:
         if unknown:
             print(f"denpex: no signature {', '.join(unknown)}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    results = run_cases(lib, ids)
-    failed = [r for r in results if not r.ok and not r.expected_failure]
-    fixed = [r for r in results if r.ok and r.expected_failure]
-    for r in results:
-        if args.verbose or (not r.ok and not r.expected_failure) or (r.ok and r.expected_failure):
-            status = "ok" if r.ok else ("todo" if r.expected_failure else "FAIL")
-            if r.ok and r.expected_failure:
-                status = "FIXED (remove todo)"
-            also = f"  [also fired: {', '.join(r.others)}]" if r.others else ""
-            print(f"{status:5} {r.sig_id} case {r.index} ({r.case.kind}): {r.problem or r.case.note}{also}")
-    todo = sum(1 for r in results if r.expected_failure and not r.ok)
-    print(f"{len(results)} cases: {len(results) - len(failed) - todo - len(fixed)} passed, {len(failed)} failed, "
-          f"{todo} todo, {len(fixed)} todo now passing")
-    return EXIT_FAILED_CHECKS if failed or fixed else EXIT_OK
+    lines, ok = signatures.case_report(signatures.run_cases(lib, ids), args.verbose)
+    print("\n".join(lines))
+    return EXIT_OK if ok else EXIT_FAILED_CHECKS
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
     lib = _library(args)
-    problems = lint_library(lib)
+    problems = signatures.lint_library(lib)
     for p in problems:
         print(p)
     print(f"{len(lib.signatures)} signatures checked, {len(problems)} problem(s)")
@@ -209,7 +196,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    sys.stdout.write(coverage_markdown(_library(args)))
+    sys.stdout.write(signatures.coverage_markdown(_library(args)))
     return EXIT_OK
 
 

@@ -11,8 +11,10 @@ from typing import Callable, Iterable
 from . import _flight
 from ._attribution import apply_flight_recorder, attribute
 from ._cache import cached_matcher
-from ._engine import Matcher
+from ._cases import CaseResult, case_report, run_cases
+from ._engine import ERRORLIKE, Matcher
 from ._events import ScanResult
+from ._lint import coverage_markdown, lint_library
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature
@@ -22,6 +24,7 @@ __all__ = [
     "Budget", "InputError", "LIBRARY_DIR", "cached_matcher", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
     "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
     "open_path", "open_sources", "render_text", "default_matcher", "source_from_bytes",
+    "CaseResult", "ERRORLIKE", "case_report", "coverage_markdown", "lint_library", "run_cases",
 ]
 
 _matcher: Matcher | None = None

@@ -63,3 +63,22 @@ def run_cases(library: Library, ids: list[str] | None = None, matcher: Matcher |
         for index, case in enumerate(sig.cases):
             results.append(run_case(matcher, sig, index, case))
     return results
+
+
+def case_report(results: list[CaseResult], verbose: bool = False) -> tuple[list[str], bool]:
+    """The lines `signatures test` prints (failures, todo cases now passing, every case when verbose, and a
+    summary), and whether the run passed: no failure and no todo case left marked while it passes."""
+    failed = [r for r in results if not r.ok and not r.expected_failure]
+    fixed = [r for r in results if r.ok and r.expected_failure]
+    lines = []
+    for r in results:
+        if verbose or (not r.ok and not r.expected_failure) or (r.ok and r.expected_failure):
+            status = "ok" if r.ok else ("todo" if r.expected_failure else "FAIL")
+            if r.ok and r.expected_failure:
+                status = "FIXED (remove todo)"
+            also = f"  [also fired: {', '.join(r.others)}]" if r.others else ""
+            lines.append(f"{status:5} {r.sig_id} case {r.index} ({r.case.kind}): {r.problem or r.case.note}{also}")
+    todo = sum(1 for r in results if r.expected_failure and not r.ok)
+    lines.append(f"{len(results)} cases: {len(results) - len(failed) - todo - len(fixed)} passed, {len(failed)} failed, "
+                 f"{todo} todo, {len(fixed)} todo now passing")
+    return lines, not (failed or fixed)

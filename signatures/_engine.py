@@ -66,7 +66,7 @@ from ._sources import Source, looks_binary
 _WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE)['\"]?\s*[:=]\s*['\"]?(\d{1,7})\b|\bnranks (\d{1,7})\b")
 
 # Lines that look like an error even when no signature explains them.
-_ERRORLIKE = [
+ERRORLIKE = [
     ("Traceback (most recent call last)", r"Traceback \(most recent call last\)"),
     ("Error", r"(?:^|[\s:\]>])[A-Za-z_][\w.]*Error(?::\s|:?\s*$)"),
     ("Exception", r"(?:^|[\s:\]>])[A-Za-z_][\w.]*Exception(?::\s|:?\s*$)"),
@@ -101,7 +101,7 @@ class Matcher:
                 trend += [("trend", p, sig, i) for i, p in enumerate(sig.patterns)]
             else:
                 entries += [("match", p, sig, i) for i, p in enumerate(sig.patterns)]
-        entries += [("errorlike", Pattern(literal=lit, regex=rx), None, 0) for lit, rx in _ERRORLIKE]
+        entries += [("errorlike", Pattern(literal=lit, regex=rx), None, 0) for lit, rx in ERRORLIKE]
         self.db, self.by_literal, literal_ids = _build_db(entries)
         self.literal_bits = max(1, (len(self.by_literal) - 1).bit_length())
         self.errorlike = [c.regex for cs in self.by_literal.values() for c in cs if c.kind == "errorlike"]
