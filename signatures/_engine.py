@@ -62,8 +62,14 @@ from ._schema import Pattern, Signature
 from ._sources import Source, looks_binary
 
 # How many ranks the job has, as launchers and libraries print it at start-up: "world_size=4",
-# "WORLD_SIZE: 8", NCCL's "comm 0x... rank 0 nranks 8". (group_world_size and role_world_size are not it.)
-_WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE)['\"]?\s*[:=]\s*['\"]?(\d{1,7})\b|\bnranks (\d{1,7})\b")
+# "WORLD_SIZE: 8", NCCL's "comm 0x... rank 0 nranks 8", torchrun's rendezvous result
+# "global_world_sizes=[8, 8, ...]", Slurm's "SLURM_NTASKS=8" in an environment dump.
+# (group_world_size and role_world_size are not it.)
+_WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE|SLURM_NTASKS)['\"]?\s*[:=]\s*['\"]?(\d{1,7})\b"
+                         rb"|\bnranks (\d{1,7})\b|\bglobal_world_sizes=\[(\d{1,7})[,\]]")
+# ... or torchrun's launch configuration: "nproc_per_node   : 4" times "max_nodes        : 2"
+_NPROC = re.compile(rb"\bnproc_per_node\s*[:=]\s*(\d{1,5})\b")
+_NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
 
 # Lines that look like an error even when no signature explains them.
 ERRORLIKE = [
@@ -216,8 +222,12 @@ class _Scan(BulkCounting, RuleKinds):
                 st.hosts.add(pre.host)
             if pre.time is not None and st.year is None:
                 st.year = year_of(pre.time)
-        for found in _WORLD_SIZE.finditer(bytes(data[:end])):  # printed at start-up, if at all
-            size = int(next(g for g in found.groups() if g))
+        head = bytes(data[:end])
+        sizes = [int(next(g for g in found.groups() if g)) for found in _WORLD_SIZE.finditer(head)]
+        nproc, nnodes = _NPROC.search(head), _NNODES.search(head)  # printed at start-up, if at all
+        if nproc and nnodes:
+            sizes.append(int(nproc.group(1)) * int(nnodes.group(1)))
+        for size in sizes:
             if 0 < size <= 1 << 20:
                 self.world_size = max(self.world_size or 0, size)
 

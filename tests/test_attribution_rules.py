@@ -188,3 +188,16 @@ def test_two_agents_local_ranks_are_read_as_global_and_the_first_to_fail_named(m
     assert top(report)["class"] == "dependency_abi_mismatch"
     assert (a["rank"], a["rule"], a["confidence"]) == (1, "recovered_rank", "low")
     assert "20 s before rank 0" in json.dumps(a["reasons"])
+
+
+@pytest.mark.parametrize("head", [
+    "I1203 12:00:00.000 1 torch/distributed/launcher/api.py:188] Starting elastic_operator with launch configs:\n"
+    "  entrypoint       : train.py\n  min_nodes        : 2\n  max_nodes        : 2\n  nproc_per_node   : 2\n",
+    "  role_world_sizes=[4, 4, 4, 4]\n  global_world_sizes=[4, 4, 4, 4]\n",
+    "SLURM_NTASKS=4\n",
+])
+def test_the_world_size_comes_from_launchers_too(matcher, head):
+    """torchrun's launch configuration (nproc_per_node x max_nodes), its rendezvous result, or Slurm's task count
+    make a rank that printed nothing at all the silent one, with high confidence."""
+    a = attribution(run(matcher, ("train.log", head + "\n".join(WATCHDOG.format(r=r) for r in (0, 1, 2)))))
+    assert (a["rank"], a["rule"], a["confidence"]) == (3, "silent_rank", "high")
