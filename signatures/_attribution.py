@@ -21,9 +21,12 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `explicit_root`: the initiating event names its rank (high).
 - `collective_odd_one_out`: a mismatch report names the rank that differs (high).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
-  the launcher's record of the one rank that failed on its own, do (medium); or the launcher saw one
-  rank fail on its own at least 5 s before any other (low). torchrun's "local_rank" records are read
-  as global ranks through the pid of its failure table (_ranks.global_ranks).
+  the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
+  timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
+  its own at least 5 s before any other (low); or every rank but one reported only the knock-on
+  (medium: an exception in a thread, printed with no rank, leaves its rank silent). torchrun's
+  "local_rank" records are read as global ranks through the pid of its failure table
+  (_ranks.global_ranks).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
@@ -126,7 +129,8 @@ def _close(a: Event, b: Event) -> bool:
 
 
 def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
-    """A fallback yields to a specific signature nearby on its rank, and to any signature on its own line."""
+    """A fallback yields to a specific root signature nearby on its rank (the same failure, named better), and to
+    any signature on its own line. A knock-on nearby (a timeout, a lost peer) explains no exception: it does not."""
     near: dict[int, list[tuple[int, Event]]] = {}  # per source, specific events by line: a window is a bisection
     for s in events:
         if not _is_fallback(sigs[s.sig_id]):
@@ -139,7 +143,7 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
             lst = near.get(e.source_index, [])
             lo = bisect.bisect_left(lst, e.line - FALLBACK_WINDOW, key=lambda pair: pair[0])
             hi = bisect.bisect_right(lst, e.line + FALLBACK_WINDOW, key=lambda pair: pair[0])
-            if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role != "wrapper")
+            if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role == "root")
                    for _, s in lst[lo:hi]):
                 continue
         out.append(e)
@@ -296,7 +300,8 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         rank = named.pop()
         return because(rank, "recovered_rank", "medium", first,
                        Reason(f"the same failure's other lines name rank {rank}", None, None))
-    failed = [w for w in launcher if w.rank is not None and failed_on_its_own(w)]
+    knock_on = {r for r, s in view.ranks.items() if s.collateral}  # ranks whose own errors are consequences
+    failed = [w for w in launcher if w.rank is not None and failed_on_its_own(w) and w.rank not in knock_on]
     if len({w.rank for w in failed}) == 1:
         w = failed[0]
         return because(w.rank, "recovered_rank", "medium", first,
@@ -308,6 +313,12 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         return because(w.rank, "recovered_rank", "low", first,
                        Reason(f"the line names no rank; the launcher saw rank {w.rank} fail first (exit "
                               f"{exit_code(w)}), {lead:.0f} s before rank {next_rank}", w.source, w.line))
+    quiet = set(view.expected) - knock_on
+    if knock_on and len(quiet) == 1:
+        rank = quiet.pop()
+        return because(rank, "recovered_rank", "medium", first,
+                       Reason(f"the line names no rank; every other rank ({_rank_list(sorted(knock_on))}) reported "
+                              f"only the knock-on, rank {rank} nothing of its own", None, None))
     stopped = _stopped_first(view)
     if stopped is not None:
         return because(stopped[0], "progress_stopped_first", "low", first, stopped[1])

@@ -201,3 +201,25 @@ def test_the_world_size_comes_from_launchers_too(matcher, head):
     make a rank that printed nothing at all the silent one, with high confidence."""
     a = attribution(run(matcher, ("train.log", head + "\n".join(WATCHDOG.format(r=r) for r in (0, 1, 2)))))
     assert (a["rank"], a["rule"], a["confidence"]) == (3, "silent_rank", "high")
+
+
+def test_an_exception_in_a_thread_belongs_to_the_rank_that_reported_no_knock_on(matcher):
+    """A background thread's exception is printed with no rank; the main thread of that rank then waits, and the
+    other ranks time out: the exception started it, on the one rank whose own errors are not timeouts."""
+    log = "\n".join([
+        "2026-12-03 12:39:52,466 INFO rank0 MainThread: epoch 0 train loss 0.6300, launching async eval",
+        "2026-12-03 12:39:52,467 INFO rank1 MainThread: epoch 0 train loss 0.5547, launching async eval",
+        "2026-12-03 12:39:52,468 INFO rank2 MainThread: epoch 0 train loss 0.5885, launching async eval",
+        "Exception in thread async-eval-0:", "Traceback (most recent call last):",
+        '  File "/work/eval.py", line 20, in evaluate', "    precision = tp / (tp + fp)",
+        "ZeroDivisionError: division by zero",
+        "[rank2]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:129] Timed out waiting 20000ms for send "
+        "operation to complete",
+        "[rank0]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for recv "
+        "operation to complete",
+        "E1203 12:40:13.693000 12195 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+        "local_rank: 0 (pid: 12197) of binary: /venv/bin/python3"])
+    report = run(matcher, ("console.log", log))
+    a = attribution(report)
+    assert top(report)["signature"] == "python.uncaught_exception"
+    assert (a["rank"], a["rule"]) == (1, "recovered_rank")
