@@ -29,6 +29,7 @@ SETS = {
     "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",   # multi-rank excerpts, for attribution
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",        # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",        # more real CPU runs (torchrun, two agents, mp.spawn)
+    "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",        # and more, made after the runs_r2 fixes
 }
 
 
@@ -45,24 +46,25 @@ def evaluate(directory: Path, matcher) -> dict:
         else:
             inputs = [str(directory / "logs" / row["file"])]
         report = signatures.diagnose(inputs, matcher=matcher)
-        top = report["diagnoses"][0] if report["diagnoses"] else None
-        got = top["class"] if top else ("unrecognised" if report["unrecognised"] else "healthy")
+        top = report.top
+        got = top.class_ if top else report.outcome
         if row["class"] == "healthy":
             result["healthy"] += 1
             result["healthy_flagged"] += got != "healthy"
         if row.get("initiating_rank") is not None:  # the rank on its own, whatever the class
             result["ranked"] += 1
-            result["ranked_right"] += bool(top) and top["initiating_rank"] == row["initiating_rank"]
+            result["ranked_right"] += bool(top) and top.initiating_rank == row["initiating_rank"]
         if got == row["class"]:
             result["class_right"] += 1
             if row["initiating_rank"] is not None:
                 result["rank_named"] += 1
-                if top["initiating_rank"] == row["initiating_rank"]:
+                if top.initiating_rank == row["initiating_rank"]:
                     result["rank_right"] += 1
                 else:
-                    result["misses"].append(f"{row['file']}: rank {top['initiating_rank']}, expected {row['initiating_rank']}")
+                    result["misses"].append(f"{row['file']}: rank {top.initiating_rank}, "
+                                            f"expected {row['initiating_rank']}")
         else:
-            sig = f" ({top['signature']})" if top else ""
+            sig = f" ({top.signature})" if top else ""
             result["misses"].append(f"{row['file']}: {got}{sig}, expected {row['class']}")
     return result
 
