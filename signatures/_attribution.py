@@ -178,7 +178,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     sigs = library.by_id()
     scan = dataclasses.replace(scan, events=global_ranks(refine(scan.events, sigs)))
     events = _drop_fallbacks(scan.events, sigs)
-    events = [e for e in events if not (_is_fallback(sigs[e.sig_id]) and survived(scan, e.source, e.line, e.rank))]
+    events = [e for e in events if not e.handled
+              and not (_is_fallback(sigs[e.sig_id]) and survived(scan, e.source, e.line, e.rank))]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]

@@ -14,7 +14,7 @@ from ._compiled import _BENIGN
 from ._context import ZERO_DIGITS, time_of
 from ._flood import LINE_PATH, NO_LITERAL, SHAPE_CHARS, Firing, Plan, shapes_of
 from ._limits import ERRORLIKE_PER_RANK, FLOOD_BYTES
-from ._lines import _ANSI, PREFIX_CHARS, year_of
+from ._lines import _ANSI, PREFIX_CHARS, RAISE_LINE, year_of
 
 if TYPE_CHECKING:
     from ._engine import _SourceState
@@ -158,7 +158,11 @@ class BulkCounting:
         order = sorted(range(len(plans)), key=keys.__getitem__)
         groups = {plans[idxs[0]]: idxs for idxs in (list(g) for _, g in groupby(order, key=keys.__getitem__))}
         groups.pop(NO_LITERAL, None)
-        return _Window(end, rest, raw.split(b"\n"), shapes, plans, groups, at)
+        lines = raw.split(b"\n")
+        if b"raise" in raw:  # a `raise` quoted in a traceback is skipped, as the line path skips it
+            groups = {plan: kept for plan, idxs in groups.items()
+                      if (kept := [i for i in idxs if not (b"raise" in lines[i] and RAISE_LINE.match(lines[i]))])}
+        return _Window(end, rest, lines, shapes, plans, groups, at)
 
     def _last_lines(self, st: _SourceState, lines: list[bytes], plans: list[Plan], prefixed: list[int],
                     line_no: int, start: int, stop: int) -> None:

@@ -11,6 +11,7 @@ and host, read without parse_prefix's ten regexes, and remembered by the prefix'
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from bisect import bisect_left
 
 from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, PREFIX_CHARS, parse_time, strip_ansi
@@ -27,6 +28,35 @@ ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")  # a text's shape: its
 _SHAPES: dict[bytes, tuple] = {}  # see prefix_of
 
 _TRACEBACK = "Traceback (most recent call last)"
+# a Python logging record at WARNING ("2026-12-03 13:13:53,997 rank=2 WARNING upload: skipped"), which is how
+# logger.warning(..., exc_info=True) introduces a traceback it caught (C++ "W1203 ..." lines are not it), or
+# any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s")
+_LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
+_HANDLED_RECORD = re.compile(r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)")
+
+
+def introduces(above: str, header: str) -> bool:
+    """Whether the line `above` a traceback's header can be the log record that printed it: a record and the
+    traceback it prints go to the same stream, so they carry the same launcher prefix."""
+    prefix = header[:header.find(_TRACEBACK)]
+    return above.startswith(prefix) and bool(prefix or not _LAUNCHER_PREFIX.match(above))
+
+
+def handled_record(line: str) -> bool:
+    """A warning, or a record saying the operation is retried: what prints a traceback it caught."""
+    return bool(_HANDLED_RECORD.search(line))
+
+
+@dataclass
+class TracebackFacts:
+    frames: list[str] = field(default_factory=list)  # every `File "` line
+    introduced_by: str | None = None                  # the line right above "Traceback (most recent call last)"
+
+    @property
+    def handled(self) -> bool:
+        """Printed by a warning of the same process (logger.warning(..., exc_info=True)) or by a record saying
+        the operation is retried: caught, not fatal."""
+        return self.introduced_by is not None and handled_record(self.introduced_by)
 _UNSET = object()
 # a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
 _CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
@@ -268,11 +298,12 @@ class Surroundings:
         self._mark, self._stamp = max(self._mark, line_no - 1), None
         return None
 
-    def traceback(self, line_no: int, ls: int, rank: int | None, frames: list[str] | None = None) -> list[str]:
+    def traceback(self, line_no: int, ls: int, rank: int | None, facts: "TracebackFacts | None" = None) -> list[str]:
         """The frames above an exception line, from its rank (or no rank), after that rank's last
         "Traceback (most recent call last)" among the TRACEBACK_LOOKBACK lines above: from the
-        third-last `File "` frame on, at most 12 lines. `frames`, when given, gets every `File "` line
-        of the traceback (at most MAX_FRAMES, the innermost), which say where the exception passed."""
+        third-last `File "` frame on, at most 12 lines. `facts`, when given, gets every `File "` line of
+        the traceback (at most MAX_FRAMES, the innermost), which say where the exception passed, and the
+        line right above its header (a log record that printed the traceback says how bad it was)."""
         keys = (_ALL,) if rank is None else (rank, None)
         nearest = None  # a \r-segment's earlier segments: the nearest line of all, numbered line_no here
         if ls > 0 and self.data[ls - 1] != 0x0A:
@@ -283,18 +314,23 @@ class Surroundings:
                 nearest = row.text[:300]
         self._cover(line_no, ls)
         top = line_no - TRACEBACK_LOOKBACK + (nearest is not None)
+        header = None
         for key in keys:
             headers = self._numbers(key, 1)
             i = bisect_left(headers, line_no) - 1
             if i >= 0 and headers[i] >= top:
-                top = headers[i] + 1
+                top, header = headers[i] + 1, headers[i]
+        if facts is not None and header is not None and header - 1 >= self._rows[0].number:
+            above = self._row(header - 1).text
+            if introduces(above, self._row(header).text):
+                facts.introduced_by = above[:300]
         files = sorted(n for key in keys for n in _between(self._numbers(key, 2), top, line_no))
         if nearest is not None and 'File "' in nearest:
             files.append(line_no)
         if not files:
             return []
-        if frames is not None:
-            frames += [self._row(n).text[:200] for n in files[-MAX_FRAMES:]]
+        if facts is not None:
+            facts.frames += [self._row(n).text[:200] for n in files[-MAX_FRAMES:]]
         first = files[max(0, len(files) - 3)]
         chosen = sorted(n for key in keys for n in _between(self._numbers(key, 0), first, line_no))[:12]
         texts = [self._row(n).text[:300] for n in chosen]

@@ -33,7 +33,17 @@ import hyperscan
 from . import _trend
 from ._bulk import BulkCounting
 from ._compiled import _BENIGN, _build_db, _Compiled, _Lazy, _ShapeScanner, _SigRuntime
-from ._context import ZERO_DIGITS, Surroundings, prefix_of, rank_and_host, time_of
+from ._context import (
+    _TRACEBACK,
+    ZERO_DIGITS,
+    Surroundings,
+    TracebackFacts,
+    handled_record,
+    introduces,
+    prefix_of,
+    rank_and_host,
+    time_of,
+)
 from ._events import ErrorLine, Event, ScanResult
 from ._flood import Plans
 from ._library import Library
@@ -55,7 +65,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import PREFIX_CHARS, parse_prefix, strip_ansi, year_of
+from ._lines import PREFIX_CHARS, RAISE_LINE, parse_prefix, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds
 from ._schema import Pattern, Signature
@@ -70,6 +80,9 @@ _WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE|SLURM_NTAS
 # ... or torchrun's launch configuration: "nproc_per_node   : 4" times "max_nodes        : 2"
 _NPROC = re.compile(rb"\bnproc_per_node\s*[:=]\s*(\d{1,5})\b")
 _NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
+
+# the last line of a Python traceback: an exception type and its message
+_EXCEPTION_LINE = re.compile(r"(?:^|[\s:\]])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 # Lines that look like an error even when no signature explains them.
 ERRORLIKE = [
@@ -323,6 +336,8 @@ class _Scan(BulkCounting, RuleKinds):
 
     def _candidate(self, st: _SourceState, ls: int, le: int, raw: bytes, line_no: int, ids: list[int]) -> None:
         """Confirm the patterns whose literals the line holds; act on those that match."""
+        if RAISE_LINE.match(raw):  # a `raise` quoted in a traceback is the code, not the error it raised
+            return
         if raw.isascii() and b"\x1b" not in raw:
             text, subject = raw.decode(), raw
         else:
@@ -491,13 +506,19 @@ class _Scan(BulkCounting, RuleKinds):
         event = Event(sig.id, "line", st.source.name, st.index, line_no, rank, host, time, eff_time,
                       text[:TEXT_CHARS], values)
         if sig.context == "traceback":
-            event.context = st.context.traceback(line_no, ls, rank, event.frames)
+            facts = TracebackFacts()
+            event.context = st.context.traceback(line_no, ls, rank, facts)
+            event.frames, event.handled = facts.frames, facts.handled
             event.after = st.context.continuation(le, rank)
             for line in event.after:  # the message's continuation can carry the values
                 for rx in rt.patterns:
                     for k, v in (rx.groups(line) or {}).items():
                         if k not in ("rank", "host"):
                             event.values.setdefault(k, v)
+        elif _EXCEPTION_LINE.search(text):  # a Python exception all the same: was it caught and logged?
+            facts = TracebackFacts()
+            st.context.traceback(line_no, ls, rank, facts)
+            event.handled = facts.handled
         return event
 
 
@@ -543,10 +564,22 @@ class _Scan(BulkCounting, RuleKinds):
         kept = self.errorlike.get(rank, [])
         if any(e.line == line_no and e.source == st.source.name for e in kept):
             return False
-        if self._hit(cp.regex, subject, shape) and not self._hit(_BENIGN, subject, shape):
+        if self._hit(cp.regex, subject, shape) and not self._hit(_BENIGN, subject, shape) and \
+                not self._handled(st, text, line_no, ls, rank):
             st.last_error_line = max(st.last_error_line, line_no)
             kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
             self.errorlike[rank] = kept
+        return False
+
+    def _handled(self, st: _SourceState, text: str, line_no: int, ls: int, rank: int | None) -> bool:
+        """A traceback's header or its exception line, printed by a warning or a retry: caught, not an error."""
+        if _TRACEBACK in text:
+            above = st.context.lines_before(line_no, ls, 1)
+            return bool(above) and introduces(above[0], text) and handled_record(above[0])
+        if _EXCEPTION_LINE.search(text):
+            facts = TracebackFacts()
+            st.context.traceback(line_no, ls, rank, facts)
+            return facts.handled
         return False
 
     def _settle(self, st: _SourceState) -> None:

@@ -21,6 +21,7 @@ class Event:
     context: list[str] = field(default_factory=list)   # lines above (traceback frames)
     after: list[str] = field(default_factory=list)     # the message's continuation lines below
     frames: list[str] = field(default_factory=list)    # every `File "` line of its traceback (see _refine)
+    handled: bool = False     # its traceback was printed by a warning: caught, and the process went on
     seq: int = 0              # order of discovery: source order, then line order
 
 

@@ -141,3 +141,8 @@ def rank_from_path(name: str) -> int | None:
 def host_from_path(name: str) -> str | None:
     m = _HOST_FROM_PATH.search(name)
     return m.group("host") if m else None
+
+
+# a traceback's source line that raises ("    raise ConnectionResetError(104, 'Connection reset by peer')"),
+# after any launcher prefix: it quotes the code, and no signature should read it as the error it raised
+RAISE_LINE = re.compile(rb"^(?:\s*\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)*\s{4,}raise\s")

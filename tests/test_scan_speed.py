@@ -182,3 +182,13 @@ def test_a_many_rank_flood_sends_only_lines_that_add_events_line_by_line(matcher
     monkeypatch.setattr(_engine._Scan, "_candidate", lambda self, *a: calls.append(1) or candidate(self, *a))
     result = scan(matcher, flood(30_000, ranks=256))
     assert len(calls) < 2 * len(result.events) + 2000
+
+
+def test_bulk_counting_skips_raise_lines_as_the_line_path_does(matcher, monkeypatch):
+    """A traceback quotes `raise X("...")` source lines: neither path may read them as the error."""
+    quoted = b"[rank3]:     raise RuntimeError('CUDA error: an illegal memory access was encountered')\n"
+    data = b"".join(quoted + line + b"\n" for line in flood(12_000, ranks=16).splitlines())
+    bulk = scan(matcher, data)
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    same(bulk, scan(matcher, data))
+    assert not any(e.text.lstrip().startswith("[rank3]:     raise") for e in bulk.events)
