@@ -572,7 +572,10 @@ class _Scan(BulkCounting, RuleKinds):
         return False
 
     def _handled(self, st: _SourceState, text: str, line_no: int, ls: int, rank: int | None) -> bool:
-        """A traceback's header or its exception line, printed by a warning or a retry: caught, not an error."""
+        """A record saying it retries, or a traceback's header or exception line printed by a warning or a retry:
+        caught, not an error."""
+        if handled_record(text):
+            return True
         if _TRACEBACK in text:
             above = st.context.lines_before(line_no, ls, 1)
             return bool(above) and introduces(above[0], text) and handled_record(above[0])
