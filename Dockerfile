@@ -1,27 +1,47 @@
-# Production image: `denpex serve` (the Slack bot) by default; any other denpex command works too,
-# e.g. `docker run --rm -v "$PWD:/work:ro" denpex diagnose /work/train.log`.
-FROM python:3.11-slim
+# Production image: `denpex serve` (the Slack bot, Socket Mode) by default; any other command works too, e.g.
+#   docker run --rm -v "$PWD:/work:ro" denpex denpex diagnose /work/train.log
+# HTTP mode (Events API behind a load balancer):
+#   docker run -d -e SLACK_BOT_TOKEN -e SLACK_SIGNING_SECRET -p 3000:3000 denpex \
+#     sh -c 'exec denpex serve --http --port "$DENPEX_PORT"'
+# Configuration: mount a directory holding your denpex.toml (and any extra signature directories it names)
+# at /etc/denpex, e.g. -v "$PWD/denpex:/etc/denpex:ro"; without one the defaults apply.
+# Secrets come from the environment only (SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET).
+#
+# The base image is pinned by digest. This digest of python:3.11-slim was taken from public Dockerfiles that pin
+# it; it could not be checked against Docker Hub where it was written (no registry reachable). Refresh it with
+#   docker buildx imagetools inspect python:3.11-slim     (the index "Digest:", valid for every platform)
+# and test a new one without editing this file: docker build --build-arg PYTHON_IMAGE=python:3.11-slim@sha256:... .
+ARG PYTHON_IMAGE=python:3.11-slim@sha256:9c900dea9e8fb7e16277c179b555cc72d29a352dbc33cff48ad5a0412fd5bfc7
+FROM ${PYTHON_IMAGE}
 
+# the port of /healthz (and of /slack/events in HTTP mode); a build arg so that EXPOSE follows it
+ARG DENPEX_PORT=3000
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    DENPEX_PORT=${DENPEX_PORT} DENPEX_CONFIG=/etc/denpex/denpex.toml \
     DENPEX_DB=/var/lib/denpex/denpex.db DENPEX_CACHE_DIR=/var/lib/denpex/cache
 WORKDIR /app
 
+# every package, setuptools and wheel included, comes from the lock with its hashes checked
 COPY requirements.lock ./
-RUN pip install -r requirements.lock
+RUN pip install --require-hashes -r requirements.lock
 
 COPY pyproject.toml README.md ./
 COPY signatures ./signatures
 COPY bot ./bot
 COPY config ./config
-RUN pip install --no-deps . \
-    && useradd --create-home --uid 10001 denpex \
-    && mkdir -p /var/lib/denpex && chown denpex /var/lib/denpex
+# --no-build-isolation: build with the locked setuptools instead of fetching an unpinned one
+RUN pip install --no-deps --no-build-isolation . \
+    && rm -rf build ./*.egg-info \
+    && groupadd --gid 10001 denpex \
+    && useradd --create-home --uid 10001 --gid 10001 denpex \
+    && install -d -o denpex -g denpex /var/lib/denpex \
+    && install -d /etc/denpex \
+    && echo "# the defaults; mount a directory holding your denpex.toml at /etc/denpex" > /etc/denpex/denpex.toml
 
-USER denpex
+USER 10001:10001
 WORKDIR /var/lib/denpex
-EXPOSE 3000
-# HTTP mode answers /healthz on its port; Socket Mode answers it on --health-port.
+EXPOSE ${DENPEX_PORT}
+# HTTP mode answers /healthz on --port, Socket Mode on --health-port: both are $DENPEX_PORT here
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD python -c "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:3000/healthz', timeout=4).status != 200)"
-ENTRYPOINT ["denpex"]
-CMD ["serve", "--health-port", "3000"]
+    CMD ["python", "-c", "import os, sys, urllib.request; url = 'http://127.0.0.1:%s/healthz' % os.environ['DENPEX_PORT']; sys.exit(urllib.request.urlopen(url, timeout=4).status != 200)"]
+CMD ["/bin/sh", "-c", "exec denpex serve --health-port \"$DENPEX_PORT\""]

@@ -22,6 +22,12 @@ def denpex_cmd() -> list[str]:
 # the CLI's compiled-library cache goes to a directory of the test run, not the user's home
 os.environ["DENPEX_CACHE_DIR"] = tempfile.mkdtemp(prefix="denpex-cache-")
 
+# the Slurm of tests/slurm/start.sh has its own slurm.conf (never /etc/slurm's): sbatch, scontrol and the
+# denpex processes the tests start must read it too
+TEST_SLURM_CONF = Path(os.environ.get("DENPEX_SLURM_DIR", "/var/tmp/denpex-slurm")) / "slurm.conf"
+if TEST_SLURM_CONF.is_file():
+    os.environ.setdefault("SLURM_CONF", str(TEST_SLURM_CONF))
+
 
 def run_denpex(*args: str, stdin: bytes | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run the installed console script as a user would."""

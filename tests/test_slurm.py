@@ -93,6 +93,15 @@ def slurm_jobs(tmp_path_factory):
     subprocess.run(["scancel", *ids.values()], capture_output=True)
 
 
+def test_the_test_cluster_runs_on_its_own_config(slurm_jobs):
+    """tests/slurm/start.sh leaves /etc/slurm alone: its controller, and the clients here, read its own slurm.conf."""
+    from conftest import TEST_SLURM_CONF
+
+    shown = subprocess.run(["scontrol", "show", "config"], capture_output=True, text=True, timeout=30).stdout
+    assert os.environ["SLURM_CONF"] == str(TEST_SLURM_CONF)
+    assert f"SLURM_CONF              = {TEST_SLURM_CONF}" in shown  # the path the controller loaded
+
+
 def wait_for_state(job_id: str, states: set[str], timeout: float = 180) -> str:
     deadline = time.monotonic() + timeout
     state = ""

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Start a one-node Slurm on this machine for the tests: munged, slurmctld and slurmd on localhost.
 # Needs root and Debian's slurm-wlm and munge. Idempotent: a running cluster is left alone.
+# Its slurm.conf is its own ($SLURM_CONF, see env.sh): a slurm.conf in /etc/slurm is never touched.
 set -euo pipefail
-STATE=${DENPEX_SLURM_DIR:-/var/tmp/denpex-slurm}
+source "$(dirname "$0")/env.sh"
 HOST=$(hostname -s)
 if sinfo -h -o %T 2>/dev/null | grep -qE 'idle|mix|alloc'; then
   echo "slurm: already running on $HOST"; exit 0
 fi
-mkdir -p "$STATE"/{state,spool,log} /etc/slurm /run/munge /var/log/munge /var/lib/munge
+mkdir -p "$STATE"/{state,spool,log} /run/munge /var/log/munge /var/lib/munge
 if [ ! -s /etc/munge/munge.key ]; then
   (mungekey --create --force 2>/dev/null || dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none)
 fi
@@ -17,7 +18,7 @@ pgrep -x munged >/dev/null || runuser -u munge -- munged --force  # --force: a s
 # the test jobs mostly sleep: advertise more CPUs than the machine has so they run side by side
 CPUS=$(( $(nproc) * 4 ))
 MEM=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 - 1024 ))
-cat > /etc/slurm/slurm.conf <<CONF
+cat > "$SLURM_CONF" <<CONF
 ClusterName=denpex
 SlurmctldHost=$HOST
 AuthType=auth/munge
@@ -48,8 +49,8 @@ InactiveLimit=0
 NodeName=$HOST CPUs=$CPUS RealMemory=$MEM State=UNKNOWN
 PartitionName=debug Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 CONF
-pgrep -x slurmctld >/dev/null || slurmctld
-pgrep -x slurmd >/dev/null || slurmd
+our_pid slurmctld >/dev/null || slurmctld
+our_pid slurmd >/dev/null || slurmd
 for _ in $(seq 1 60); do
   if sinfo -h -o %T 2>/dev/null | grep -qE 'idle|mix|alloc'; then echo "slurm: up on $HOST ($CPUS CPUs)"; exit 0; fi
   scontrol update nodename="$HOST" state=resume >/dev/null 2>&1 || true
