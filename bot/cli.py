@@ -61,15 +61,15 @@ def _diagnose_job(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_report(report: dict, as_json: bool) -> None:
+def _print_report(report: signatures.Report, as_json: bool) -> None:
     if as_json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(report.to_json(), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return
-    job = report.get("job")
+    job = report.job
     if job:
-        print(f"{job['cluster']}: {job['summary']}")
-        for note in job["notes"]:
+        print(f"{job.cluster}: {job.summary}")
+        for note in job.notes:
             print(f"  note: {note}")
     print(signatures.render_text(report))
 
@@ -107,7 +107,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     if progress:
         progress.close()
-    if report["stats"]["bytes"] == 0 and "flight_recorder" not in report:
+    if report.stats.bytes == 0 and report.flight_recorder is None:
         print("denpex: the input is empty: nothing to diagnose", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)

@@ -61,43 +61,44 @@ def runtime_seconds(value: str | None) -> float | None:
 class Verdict:
     verdict: str
     detail: str
-    report: dict | None = None
+    report: signatures.Report | None = None
 
 
-def judge(original: dict, rerun: dict, facts, library: signatures.Library | None = None) -> Verdict:
+def judge(original: signatures.Report, rerun: signatures.Report, facts,
+          library: signatures.Library | None = None) -> Verdict:
     """Compare a rerun's diagnosis and facts with the incident's original diagnosis."""
-    first = original["diagnoses"][0] if original.get("diagnoses") else None
-    sig_id = first["signature"] if first else None
-    again = next((d for d in rerun["diagnoses"] if d["signature"] == sig_id), None)
+    first = original.top
+    sig_id = first.signature if first else None
+    again = next((d for d in rerun.diagnoses if d.signature == sig_id), None)
     if again is None and first:
-        again = next((d for d in rerun["diagnoses"] if d["class"] == first["class"]), None)
+        again = next((d for d in rerun.diagnoses if d.class_ == first.class_), None)
     state = (facts.state or "").split("/")[0]
     if again:
-        where = again["first_seen"]
-        return Verdict(BACK, f"`{again['signature']}` fired again in {where['source']}:{where['line']}: "
-                             f"{where['text'][:300]}", rerun)
+        where = again.first_seen
+        return Verdict(BACK, f"`{again.signature}` fired again in {where.source}:{where.line}: "
+                             f"{where.text[:300]}", rerun)
     if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
         return Verdict(GONE, f"the rerun finished successfully ({facts.line()}) and the signature did not fire", rerun)
     library = library or signatures.default_library()
     sig = library.by_id().get(sig_id) if sig_id else None
     if sig is not None and sig.absence is not None:
         # a hang is only cleared by what it never reached: a save that completed after the fix
-        if rerun["stats"].get("completed", {}).get(sig_id):
+        if rerun.stats.completed.get(sig_id):
             return Verdict(GONE, "a checkpoint save started and completed in the rerun, and the hang did not recur",
                            rerun)
     else:
-        before = runtime_seconds((original.get("job") or {}).get("elapsed"))
+        before = runtime_seconds(original.job.elapsed if original.job else None)
         now = runtime_seconds(facts.elapsed)
         if before is not None and now is not None and now > before * 1.1 + 60:
-            return Verdict(GONE, f"the rerun has run {facts.elapsed}, past the {original['job']['elapsed']} at which "
+            return Verdict(GONE, f"the rerun has run {facts.elapsed}, past the {original.job.elapsed} at which "
                                  "the original failed, and the signature did not fire", rerun)
     if state in RUNNING:
         return Verdict(NOT_YET, f"the rerun is {state.lower()} ({facts.line()}) and has not yet passed the point "
                                 "where the original failed", rerun)
-    other = rerun["diagnoses"][0] if rerun["diagnoses"] else None
+    other = rerun.top
     if other:
         return Verdict(INCONCLUSIVE, f"the signature did not fire, but the rerun ended {state or 'early'} with "
-                                     f"another failure: {other['title']} (`{other['signature']}`)", rerun)
+                                     f"another failure: {other.title} (`{other.signature}`)", rerun)
     return Verdict(INCONCLUSIVE, f"the rerun ended {state or 'without a state'} before the point where the original "
                                  "failed, so this proves nothing yet", rerun)
 
@@ -122,7 +123,7 @@ class FollowUps:
 
     def schedule(self, incident_id: int, job: str, user: str, note: str) -> tuple[int, float, float, float]:
         incident = self.store.incident(incident_id)
-        sig_id = incident.report["diagnoses"][0]["signature"] if incident.report.get("diagnoses") else None
+        sig_id = incident.report.top.signature if incident.report.top else None
         sig = self.matcher.library.by_id().get(sig_id) if sig_id else None
         first, interval, window = durations(self.config, sig)
         now = time.time()

@@ -35,6 +35,8 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from signatures import Report
+
 MASK = "***"
 PEM_REMOVED = "[private key removed]"
 
@@ -325,3 +327,9 @@ def redact_blocks(value):
     if isinstance(value, dict):
         return {k: (v if k in _BLOCK_KIT_IDS else redact_blocks(v)) for k, v in value.items()}
     return value
+
+
+def redact_report(report: Report) -> Report:
+    """A copy of the report with every string masked as in a message, made before anything clips, stores or
+    posts the report."""
+    return Report.model_validate(redact_blocks(report.to_json()))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from signatures import collateral_line, render_text
+from signatures import Diagnosis, Report, collateral_line, render_text
 
 from bot.blockkit import (BUTTON_VALUE, CHECKBOX_OPTIONS, FIELD_TEXT, HEADER_TEXT, MAX_TEXT, OPTION_TEXT,
                           SECTION_TEXT, clip)
@@ -60,29 +60,29 @@ def _button(text: str, action_id: str, value: str, style: str | None = None) -> 
     return button
 
 
-def _where(d: dict) -> str:
-    rank = d["initiating_rank"]
+def _where(d: Diagnosis) -> str:
+    rank = d.initiating_rank
     if rank is not None:
         who = f"rank {rank}"
-    elif len(d.get("ranks", [])) > 1:
+    elif len(d.ranks) > 1:
         who = "every rank alike"
     else:
         who = "no single rank (job-wide)"
-    return who + (f" on `{d['host']}`" if d.get("host") else "")
+    return who + (f" on `{d.host}`" if d.host else "")
 
 
 REQUEUE = {"restart": ":repeat: Requeue it", "drain_and_restart": ":construction: Drain the node, then requeue",
            "fix_and_restart": ":wrench: Fix first, then requeue"}
 
 
-def _why(d: dict) -> str:
+def _why(d: Diagnosis) -> str:
     """One or two lines under Started on: why this rank, how sure, and whether to just requeue."""
     parts = []
-    a = d.get("attribution")
-    if a and a["reasons"]:
-        parts.append(f"*Why:* {'; '.join(r['text'] for r in a['reasons'][:2])} _({a['confidence']} confidence)_")
-    if d.get("action") in REQUEUE:
-        parts.append(f"{REQUEUE[d['action']]}: {d.get('action_reason', '')}")
+    a = d.attribution
+    if a.reasons:
+        parts.append(f"*Why:* {'; '.join(r.text for r in a.reasons[:2])} _({a.confidence} confidence)_")
+    if d.action in REQUEUE:
+        parts.append(f"{REQUEUE[d.action]}: {d.action_reason}")
     return clip("\n".join(parts), 2900)
 
 
@@ -94,19 +94,19 @@ def _status_lines(state: MessageState) -> list[str]:
     return lines
 
 
-def _job_line(report: dict) -> list[str]:
-    job = report.get("job")
+def _job_line(report: Report) -> list[str]:
+    job = report.job
     if not job:
         return []
-    return [f":file_cabinet: *{job['cluster']}*: {job['summary']}"] + [f"note: {n}" for n in job.get("notes", [])[:3]]
+    return [f":file_cabinet: *{job.cluster}*: {job.summary}"] + [f"note: {n}" for n in job.notes[:3]]
 
 
-def _stats(report: dict, source: str) -> str:
-    s = report["stats"]
-    ranks = s.get("ranks") or []
+def _stats(report: Report, source: str) -> str:
+    s = report.stats
+    ranks = s.ranks
     rank_text = f"ranks {ranks[0]}-{ranks[-1]}" if len(ranks) > 1 else (f"rank {ranks[0]}" if ranks else "no ranks seen")
-    return (f"`{clip(source, 200)}` · {s['bytes'] / 1e6:.1f} MB · {s['lines']:,} lines · {rank_text} · "
-            f"scanned in {s['seconds']:.1f}s")
+    return (f"`{clip(source, 200)}` · {s.bytes / 1e6:.1f} MB · {s.lines:,} lines · {rank_text} · "
+            f"scanned in {s.seconds:.1f}s")
 
 
 def _buttons(state: MessageState, with_fix: bool = True) -> dict:
@@ -131,72 +131,71 @@ def _checklist(items: list[str], state: MessageState) -> list[dict]:
             {"type": "actions", "block_id": "denpex_checklist", "elements": [checkboxes]}]
 
 
-def diagnosis_message(report: dict, state: MessageState) -> tuple[str, list[dict]]:
+def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[dict]]:
     """The answer in the thread: diagnosis, unrecognised failure, or healthy."""
-    if report["diagnoses"]:
+    if report.outcome == "diagnosed":
         text, blocks = _diagnosis(report, state)
-    elif report["unrecognised"]:
+    elif report.outcome == "unrecognised":
         text, blocks = _unrecognised(report, state)
     else:
         text = f"No failure found in {state.source}."
         blocks = [_section(f":white_check_mark: *No failure found.* No signature fired and no line looks like an "
                            f"error.\n{_stats(report, state.source)}")]
-        if report.get("job"):
+        if report.job:
             blocks.append(_context(_job_line(report)))
         if state.notes:
             blocks.append(_context(state.notes))
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
 
 
-def _diagnosis(report: dict, state: MessageState) -> tuple[str, list[dict]]:
-    d = report["diagnoses"][0]
-    fs = d["first_seen"]
-    header = f"{d['title']} · {d['severity']}"
+def _diagnosis(report: Report, state: MessageState) -> tuple[str, list[dict]]:
+    d = report.top
+    fs = d.first_seen
+    header = f"{d.title} · {d.severity}"
     blocks: list[dict] = [
         {"type": "header", "text": {"type": "plain_text", "text": clip(header, HEADER_TEXT), "emoji": True}},
-        _section(f"{SEVERITY_EMOJI.get(d['severity'], '')} {d['summary']}"),
+        _section(f"{SEVERITY_EMOJI.get(d.severity, '')} {d.summary}"),
         {"type": "section", "fields": [
             _mrkdwn(f"*Started on*\n{_where(d)}", FIELD_TEXT),
-            _mrkdwn(f"*Signature*\n`{d['signature']}` ({d['class']})", FIELD_TEXT),
-            _mrkdwn(f"*First seen*\n`{clip(fs['source'], 300)}:{fs['line']}`", FIELD_TEXT),
-            _mrkdwn(f"*When*\n{fs['time'] or 'no timestamp'}{' (inferred)' if fs.get('time_inferred') else ''}",
-                    FIELD_TEXT),
+            _mrkdwn(f"*Signature*\n`{d.signature}` ({d.class_})", FIELD_TEXT),
+            _mrkdwn(f"*First seen*\n`{clip(fs.source, 300)}:{fs.line}`", FIELD_TEXT),
+            _mrkdwn(f"*When*\n{fs.time or 'no timestamp'}{' (inferred)' if fs.time_inferred else ''}", FIELD_TEXT),
         ]},
-        _section("*First evidence*\n" + _code([fs["text"]], CODE_LIMIT - 30)),
+        _section("*First evidence*\n" + _code([fs.text], CODE_LIMIT - 30)),
     ]
     why = _why(d)
     if why:
         blocks.insert(3, _context([why]))
-    if d["collateral"]:
-        lines = "\n".join(f"• {collateral_line(c)}" for c in d["collateral"][:8])
+    if d.collateral:
+        lines = "\n".join(f"• {collateral_line(c)}" for c in d.collateral[:8])
         blocks.append(_section(f"*Knock-on failures (not the cause)*\n{lines}"))
     excerpt: list[str] = []
-    for ev in d["evidence"]:
-        excerpt += ev.get("context", [])[-4:] + [f"{ev['source'].rsplit('/', 1)[-1]}:{ev['line']}  {ev['text']}"]
-        excerpt += ev.get("context_after", [])[:2]
+    for ev in d.evidence:
+        excerpt += (ev.context or [])[-4:] + [f"{ev.source.rsplit('/', 1)[-1]}:{ev.line}  {ev.text}"]
+        excerpt += (ev.context_after or [])[:2]
         if len(excerpt) >= EVIDENCE_LINES * 2:
             break
     blocks.append(_section("*Evidence*\n" + _code([clip(line, 400) for line in excerpt])))
-    blocks.append(_section(f"*Fix*\n{d['fix']}"))
-    blocks += _checklist(d["checklist"], state)
-    blocks.append(_section(f"*Verify*\n`{d['verify']}`"))
+    blocks.append(_section(f"*Fix*\n{d.fix}"))
+    blocks += _checklist(d.checklist, state)
+    blocks.append(_section(f"*Verify*\n`{d.verify}`"))
     blocks.append(_buttons(state))
     context = _job_line(report) + [_stats(report, state.source)] + _status_lines(state) + state.notes
-    if len(report["diagnoses"]) > 1:
-        others = ", ".join(f"`{o['signature']}`" for o in report["diagnoses"][1:4])
+    if len(report.diagnoses) > 1:
+        others = ", ".join(f"`{o.signature}`" for o in report.diagnoses[1:4])
         context.append(f"Also seen, later or independent: {others}")
     blocks.append(_context(context))
-    rank = f" on rank {d['initiating_rank']}" if d["initiating_rank"] is not None else ""
-    text = f"{d['title']}{rank}: {d['summary']}"
+    rank = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
+    text = f"{d.title}{rank}: {d.summary}"
     return text, blocks
 
 
-def _unrecognised(report: dict, state: MessageState) -> tuple[str, list[dict]]:
+def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]:
     lines = []
-    for group in report["unrecognised"][:8]:
-        label = f"rank {group['rank']}" if group["rank"] is not None else "no rank"
-        lines += [f"[{label}] {ln['source'].rsplit('/', 1)[-1]}:{ln['line']}  {clip(ln['text'], 300)}"
-                  for ln in group["lines"][:3]]
+    for group in report.unrecognised[:8]:
+        label = f"rank {group.rank}" if group.rank is not None else "no rank"
+        lines += [f"[{label}] {ln.source.rsplit('/', 1)[-1]}:{ln.line}  {clip(ln.text, 300)}"
+                  for ln in group.lines[:3]]
     blocks = [
         {"type": "header", "text": {"type": "plain_text", "text": "Unrecognised failure", "emoji": True}},
         _section("No signature explains these errors. The first error-like lines of each rank:"),
@@ -272,16 +271,16 @@ def notice_message(text: str) -> tuple[str, list[dict]]:
     return clip(redact(text), MAX_TEXT), redact_blocks([_section(text)])
 
 
-def evidence_file(report: dict) -> str:
+def evidence_file(report: Report) -> str:
     """Everything, as text, for the More evidence file."""
     lines = [render_text(report, width=120), ""]
-    for d in report["diagnoses"]:
-        lines.append(f"== {d['signature']}: all evidence ==")
-        for ev in d["evidence"]:
-            lines += [f"    {c}" for c in ev.get("context", [])]
-            lines.append(f"{ev['kind']:>12} rank={ev['rank']} {ev['source']}:{ev['line']}: {ev['text']}")
-            lines += [f"    {c}" for c in ev.get("context_after", [])]
-        for c in d["collateral"]:
-            lines.append(f"  collateral {collateral_line(c)}; first: {c['first_seen']['source']}:"
-                         f"{c['first_seen']['line']}: {c['first_seen']['text']}")
+    for d in report.diagnoses:
+        lines.append(f"== {d.signature}: all evidence ==")
+        for ev in d.evidence:
+            lines += [f"    {c}" for c in ev.context or []]
+            lines.append(f"{ev.kind:>12} rank={ev.rank} {ev.source}:{ev.line}: {ev.text}")
+            lines += [f"    {c}" for c in ev.context_after or []]
+        for c in d.collateral:
+            lines.append(f"  collateral {collateral_line(c)}; first: {c.first_seen.source}:"
+                         f"{c.first_seen.line}: {c.first_seen.text}")
     return redact("\n".join(lines) + "\n")

@@ -19,7 +19,7 @@ from slack_sdk.errors import SlackApiError
 
 import signatures
 from bot.metrics import Metrics
-from bot.redact import redact, redact_blocks
+from bot.redact import redact, redact_report
 from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
                         fix_modal, notice_message, progress_message, queued_message)
 from bot.settings import Settings
@@ -274,12 +274,11 @@ class Responder:
             return
         seconds = time.perf_counter() - started
         self.metrics.scan_seconds.observe(seconds)
-        self.metrics.scan_bytes.inc(report["stats"].get("bytes", 0))
-        report = redact_blocks(report)  # masked before anything clips, stores or posts it
-        report["notes"] = notes
-        top = report["diagnoses"][0] if report["diagnoses"] else None
-        outcome = "diagnosed" if top else ("unrecognised" if report.get("unrecognised") else "healthy")
-        self.metrics.diagnoses.labels(top["class"] if top else "", outcome).inc()
+        self.metrics.scan_bytes.inc(report.stats.bytes)
+        # masked before anything clips, stores or posts it
+        report = redact_report(report).model_copy(update={"notes": notes})
+        top, outcome = report.top, report.outcome
+        self.metrics.diagnoses.labels(top.class_ if top else "", outcome).inc()
         fp = fingerprint() if callable(fingerprint) else fingerprint
         existing = self.store.find_incident(fp)
         if existing and (existing.channel, existing.message_ts) == (channel, ts):
@@ -292,15 +291,15 @@ class Responder:
             incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user,
                                                    job)
         except StoreError as exc:
-            title = f"{top['title']}: " if top else ""
+            title = f"{top.title}: " if top else ""
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
                 f":warning: I could not record this incident: {exc}. {title}"
-                f"{(top or {}).get('summary', outcome)}\nButtons and follow-ups need the database: ask again once "
+                f"{top.summary if top else outcome}\nButtons and follow-ups need the database: ask again once "
                 "it is fixed.")))
             return
-        log.info("diagnosed %s: %s", source, top["signature"] if top else outcome,
-                 extra={"incident_id": incident_id, "outcome": outcome, "signature": top["signature"] if top else None,
-                        "seconds": round(seconds, 3), "bytes": report["stats"].get("bytes", 0)})
+        log.info("diagnosed %s: %s", source, top.signature if top else outcome,
+                 extra={"incident_id": incident_id, "outcome": outcome, "signature": top.signature if top else None,
+                        "seconds": round(seconds, 3), "bytes": report.stats.bytes})
         state = MessageState(incident_id, source, notes=notes)
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
 
@@ -324,8 +323,9 @@ class Responder:
             link = client.chat_getPermalink(channel=existing.channel, message_ts=existing.message_ts)["permalink"]
         except SlackApiError:
             link = f"incident #{existing.id}"
-        top = existing.report["diagnoses"][0]["title"] if existing.report.get("diagnoses") else existing.status
-        text = (f":link: Already diagnosed ({top}, {existing.status.replace('_', ' ')}): {link}. "
+        top = existing.report.top
+        what = top.title if top else existing.status
+        text = (f":link: Already diagnosed ({what}, {existing.status.replace('_', ' ')}): {link}. "
                 "Follow the incident in that thread.")
         if replace:
             client.chat_update(channel=replace[0], ts=replace[1], **_kw(notice_message(text)))
@@ -366,7 +366,7 @@ class Responder:
             return
         elif kind == CHECKLIST:
             selected = {int(o["value"]) for o in action.get("selected_options", []) if o.get("value", "").isdigit()}
-            items = len(incident.report["diagnoses"][0]["checklist"]) if incident.report.get("diagnoses") else 0
+            items = len(incident.report.top.checklist) if incident.report.top else 0
             self.store.set_checklist(incident.id, selected, items, user)
             self.store.record_action(incident.id, user, "checklist", ",".join(map(str, sorted(selected))))
         self.refresh(client, incident.id)
@@ -425,7 +425,7 @@ class Responder:
         incident = self.store.incident(incident_id)
         if incident is None or not incident.message_ts:
             return
-        state = MessageState(incident.id, incident.source, notes=incident.report.get("notes", []),
+        state = MessageState(incident.id, incident.source, notes=incident.report.notes or [],
                              checked=self.store.checklist(incident.id), followups=self._followup_lines(incident.id))
         for a in self.store.actions(incident.id):
             bucket = {"acknowledge": state.acknowledged, "fix_applied": state.fix_applied,

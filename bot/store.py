@@ -27,6 +27,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from signatures import Report
+
 log = logging.getLogger("denpex.store")
 
 LOCK_WARN_SECONDS = 2.0
@@ -136,7 +138,7 @@ class Incident:
     thread_ts: str | None
     source: str
     status: str
-    report: dict
+    report: Report
     opened_by: str | None
     job: str | None = None
 
@@ -345,13 +347,13 @@ class Store:
     # -- incidents ------------------------------------------------------------
 
     def open_incident(self, channel: str, message_ts: str, thread_ts: str | None, source: str, fingerprint: str,
-                      report: dict, opened_by: str | None, job: str | None = None) -> int:
-        top = report["diagnoses"][0] if report.get("diagnoses") else {}
-        status = "open" if top else ("unrecognised" if report.get("unrecognised") else "healthy")
+                      report: Report, opened_by: str | None, job: str | None = None) -> int:
+        top = report.top
         row = {"channel": channel, "message_ts": message_ts, "thread_ts": thread_ts, "source": source,
-               "fingerprint": fingerprint, "signature": top.get("signature"), "class": top.get("class"),
-               "initiating_rank": top.get("initiating_rank"), "status": status, "report": json.dumps(report),
-               "opened_by": opened_by, "opened_at": now(), "updated_at": now(), "job": job}
+               "fingerprint": fingerprint, "signature": top and top.signature, "class": top and top.class_,
+               "initiating_rank": top and top.initiating_rank, "status": "open" if top else report.outcome,
+               "report": json.dumps(report.to_json()), "opened_by": opened_by, "opened_at": now(), "updated_at": now(),
+               "job": job}
         with self._transaction("open_incident"):
             incident_id = self.db["incidents"].insert(row).last_pk
             self.db["diagnoses"].insert({"incident_id": incident_id, "kind": "initial", "job": job,
@@ -413,7 +415,7 @@ class Store:
             rows = list(self.reader["followups"].rows_where("id = ?", [followup_id]))
         return rows[0] if rows else None
 
-    def record_check(self, followup_id: int, owner: str, verdict: str, detail: str, report: dict | None,
+    def record_check(self, followup_id: int, owner: str, verdict: str, detail: str, report: Report | None,
                      next_at: float | None, announce: tuple[str, str | None, str] | None = None) -> int | bool:
         """Commit a check's outcome (before anyone announces it). `next_at` None ends the follow-up.
         `announce` (channel, thread, text) goes into the outbox in the same transaction: the outcome and its
@@ -431,7 +433,7 @@ class Store:
                 ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id])
             if report is not None:
                 self.db["diagnoses"].insert({"incident_id": fu[0], "kind": "followup", "job": fu[1],
-                                             "verdict": verdict, "report": json.dumps(report), "at": now()})
+                                             "verdict": verdict, "report": json.dumps(report.to_json()), "at": now()})
             if done:
                 status = {"gone": "resolved", "back": "recurred"}.get(verdict, "inconclusive")
                 self.db.execute("UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
@@ -452,7 +454,7 @@ class Store:
             return None
         r = rows[0]
         return Incident(r["id"], r["channel"], r["message_ts"], r["thread_ts"], r["source"], r["status"],
-                        json.loads(r["report"]), r["opened_by"], r.get("job"))
+                        Report.model_validate_json(r["report"]), r["opened_by"], r.get("job"))
 
     def record_action(self, incident_id: int, user_id: str, action: str, value: str = "",
                       status: str | None = None) -> None:

@@ -16,6 +16,8 @@ from ._engine import ERRORLIKE, Matcher
 from ._events import ScanResult
 from ._lint import coverage_markdown, lint_library
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
+from ._models import (Attribution, Collateral, Diagnosis, Evidence, FirstSeen, FlightRecorder, JobInfo, JobLog, LogLine,
+                      Mismatch, RankLines, Reason, Report, Stats, Stuck, UnrecognisedHint)
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
@@ -25,6 +27,9 @@ __all__ = [
     "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
     "open_path", "open_sources", "render_text", "default_matcher", "source_from_bytes",
     "CaseResult", "ERRORLIKE", "case_report", "coverage_markdown", "lint_library", "run_cases",
+    # the report (the JSON contract) as frozen models
+    "Attribution", "Collateral", "Diagnosis", "Evidence", "FirstSeen", "FlightRecorder", "JobInfo", "JobLog", "LogLine",
+    "Mismatch", "RankLines", "Reason", "Report", "Stats", "Stuck", "UnrecognisedHint",
 ]
 
 _matcher: Matcher | None = None
@@ -39,7 +44,7 @@ def default_matcher() -> Matcher:
 
 
 def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
-                     progress: Callable[[int], None] | None = None) -> dict:
+                     progress: Callable[[int], None] | None = None) -> Report:
     """Scan the sources as one job and return the report (the JSON contract)."""
     matcher = matcher or default_matcher()
     started = time.perf_counter()
@@ -68,13 +73,10 @@ def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
     recorder = _flight.analyze(dumps, scan.world_size) if dumps else None
     if recorder and findings:
         apply_flight_recorder(findings[0], recorder)
-    report = build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy)
-    if recorder:
-        report["flight_recorder"] = recorder
-    return report
+    return build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy, recorder)
 
 
 def diagnose(inputs: list[str], matcher: Matcher | None = None,
-             progress: Callable[[int], None] | None = None, budget: Budget | None = None) -> dict:
+             progress: Callable[[int], None] | None = None, budget: Budget | None = None) -> Report:
     """Diagnose paths (files, directories, archives, or '-' for stdin) as one job."""
     return diagnose_sources(open_sources(inputs, budget), matcher, progress)

@@ -8,6 +8,8 @@ import textwrap
 from ._attribution import Finding, fill, survived
 from ._events import Event, ScanResult
 from ._lines import iso
+from ._models import (Attribution, Collateral, Diagnosis, Evidence, FirstSeen, FlightRecorder, LogLine, RankLines,
+                      Report, Stats, UnrecognisedHint)
 
 EVIDENCE_SAME_SIGNATURE = 5
 EVIDENCE_LAUNCHER = 3
@@ -15,31 +17,16 @@ EVIDENCE_RELATED = 3
 UNRECOGNISED_RANKS = 16
 
 
-def _evidence(e: Event, kind: str) -> dict:
-    item = {"source": e.source, "line": e.line, "rank": e.rank, "text": e.text, "kind": kind}
-    if e.host:
-        item["host"] = e.host
-    if e.time is not None:
-        item["time"] = iso(e.time)
-    if e.context:
-        item["context"] = e.context
-    if e.after:
-        item["context_after"] = e.after
-    return item
+def _evidence(e: Event, kind: str) -> Evidence:
+    return Evidence(source=e.source, line=e.line, rank=e.rank, text=e.text, kind=kind, host=e.host or None,
+                    time=iso(e.time), context=e.context or None, context_after=e.after or None)
 
 
-def attribution_dict(f: Finding) -> dict:
-    a = f.attribution
-    return {"rank": a.rank, "rule": a.rule, "confidence": a.confidence,
-            "reasons": [{"text": r.text, "source": r.source, "line": r.line} for r in a.reasons]}
-
-
-def diagnosis_dict(f: Finding, taxonomy: dict | None = None) -> dict:
+def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
     sig, e = f.sig, f.event
     cls = (taxonomy or {}).get(sig.cls)
-    values = dict(e.values)
     # the line's host and the initiating rank are usable in the text as {host} and {rank}
-    text_values = {**values, "host": e.host or "unknown host",
+    text_values = {**e.values, "host": e.host or "unknown host",
                    "rank": str(f.initiating_rank) if f.initiating_rank is not None else "unknown"}
     evidence = [_evidence(e, "initiating")]
     seen_ranks = {e.rank}
@@ -51,34 +38,34 @@ def diagnosis_dict(f: Finding, taxonomy: dict | None = None) -> dict:
             seen_ranks.add(other.rank)
     evidence += [_evidence(r, "related") for r in f.related[:EVIDENCE_RELATED]]
     evidence += [_evidence(w, "launcher") for w in f.launcher[:EVIDENCE_LAUNCHER]]
-    return {
-        "signature": sig.id,
-        "class": sig.cls,
-        "title": sig.title,
-        "severity": sig.severity,
-        "role": "collateral" if f.promoted else sig.role,
-        "initiating_rank": f.initiating_rank,
-        "host": e.host,
-        "first_seen": {"source": e.source, "line": e.line, "time": iso(e.time if e.time is not None else e.eff_time),
-                       "time_inferred": e.time is None and e.eff_time is not None, "text": e.text},
-        "evidence": evidence,
-        "values": values,
-        "ranks": f.ranks,
-        "count": f.count,
-        "collateral": f.collateral,
-        "summary": fill(sig.summary, text_values).strip(),
-        "mechanism": sig.mechanism.strip(),
-        "root_causes": sig.root_causes,
-        "fix": fill(sig.fix, text_values).strip(),
-        "checklist": [fill(c, text_values) for c in sig.checklist],
-        "prevention": sig.prevention.strip(),
-        "verify": fill(sig.verify, text_values).strip(),
-        "references": sig.references,
-        "related": sig.related,
-        "attribution": attribution_dict(f),
-        "action": cls.action if cls else "fix_and_restart",
-        "action_reason": cls.action_reason if cls else "",
-    }
+    return Diagnosis(
+        signature=sig.id,
+        class_=sig.cls,
+        title=sig.title,
+        severity=sig.severity,
+        role="collateral" if f.promoted else sig.role,
+        initiating_rank=f.initiating_rank,
+        host=e.host,
+        first_seen=FirstSeen(source=e.source, line=e.line, time=iso(e.time if e.time is not None else e.eff_time),
+                             time_inferred=e.time is None and e.eff_time is not None, text=e.text),
+        evidence=evidence,
+        values=e.values,
+        ranks=f.ranks,
+        count=f.count,
+        collateral=f.collateral,
+        summary=fill(sig.summary, text_values).strip(),
+        mechanism=sig.mechanism.strip(),
+        root_causes=sig.root_causes,
+        fix=fill(sig.fix, text_values).strip(),
+        checklist=[fill(c, text_values) for c in sig.checklist],
+        prevention=sig.prevention.strip(),
+        verify=fill(sig.verify, text_values).strip(),
+        references=sig.references,
+        related=sig.related,
+        attribution=Attribution.model_validate(f.attribution, from_attributes=True),
+        action=cls.action if cls else "fix_and_restart",
+        action_reason=cls.action_reason if cls else "",
+    )
 
 
 # Words in an unexplained error that point at a family, and the class it most likely is (a hint, low confidence)
@@ -95,49 +82,41 @@ _HINTS = [
 ]
 
 
-def unrecognised_hint(groups: list[dict]) -> dict | None:
+def unrecognised_hint(groups: list[RankLines]) -> UnrecognisedHint | None:
     """For a failure no signature explains: the rank of the first error line, and the family its words
     point at (low confidence), so "unrecognised" still says where to look."""
-    lines = [(g["rank"], ln) for g in groups for ln in g["lines"]]
+    lines = [(g.rank, ln) for g in groups for ln in g.lines]
     if not lines:
         return None
-    rank, first = min(lines, key=lambda rl: (rl[1]["source"], rl[1]["line"]))
-    hint: dict = {"rank": rank, "first_error": first, "family": None, "class": None, "confidence": "low"}
-    text = " ".join(ln["text"] for _, ln in lines[:20])
-    for family, cls, words in _HINTS:
-        if words.search(text):
-            hint.update(family=family, **{"class": cls})
-            break
-    return hint
+    rank, first = min(lines, key=lambda rl: (rl[1].source, rl[1].line))
+    text = " ".join(ln.text for _, ln in lines[:20])
+    family, cls = next(((family, cls) for family, cls, words in _HINTS if words.search(text)), (None, None))
+    return UnrecognisedHint(rank=rank, first_error=first, family=family, class_=cls, confidence="low")
 
 
-def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxonomy: dict | None = None) -> dict:
-    unrecognised = []
-    if not findings:
-        by_rank = sorted(scan.errorlike.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0))
-        for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
-            lines = [ln for ln in lines if not survived(scan, ln.source, ln.line, rank)]
-            if lines:
-                unrecognised.append({"rank": rank, "lines": [
-                    {"source": ln.source, "line": ln.line, "text": ln.text} for ln in lines]})
-    report = {
-        "diagnoses": [diagnosis_dict(f, taxonomy) for f in findings],
-        "unrecognised": unrecognised,
-        "stats": {
-            "bytes": scan.bytes,
-            "lines": scan.lines,
-            "ranks": sorted(scan.ranks),
-            "hosts": sorted(scan.hosts),
-            "sources": len(scan.sources),
-            "skipped": scan.skipped,
-            "completed": scan.completed,
-            "seconds": round(seconds, 3),
-        },
-    }
-    hint = unrecognised_hint(unrecognised)
-    if hint:
-        report["unrecognised_hint"] = hint
-    return report
+def _unrecognised(scan: ScanResult) -> list[RankLines]:
+    by_rank = sorted(scan.errorlike.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0))
+    groups = []
+    for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
+        kept = [LogLine(source=ln.source, line=ln.line, text=ln.text) for ln in lines
+                if not survived(scan, ln.source, ln.line, rank)]
+        if kept:
+            groups.append(RankLines(rank=rank, lines=kept))
+    return groups
+
+
+def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxonomy: dict | None = None,
+                 recorder: dict | None = None) -> Report:
+    unrecognised = [] if findings else _unrecognised(scan)
+    return Report(
+        diagnoses=[_diagnosis(f, taxonomy) for f in findings],
+        unrecognised=unrecognised,
+        stats=Stats(bytes=scan.bytes, lines=scan.lines, ranks=sorted(scan.ranks), hosts=sorted(scan.hosts),
+                    sources=len(scan.sources), skipped=scan.skipped, completed=scan.completed,
+                    seconds=round(seconds, 3)),
+        unrecognised_hint=unrecognised_hint(unrecognised),
+        flight_recorder=FlightRecorder.model_validate(recorder) if recorder else None,
+    )
 
 
 def _ranks(ranks: list[int]) -> str:
@@ -164,91 +143,89 @@ def _when(seconds: float | None) -> str:
     return f" {seconds / 60:.0f} min later"
 
 
-def collateral_line(c: dict) -> str:
-    ranks = c["ranks"]
+def collateral_line(c: Collateral) -> str:
+    ranks = c.ranks
     who = f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({_ranks(ranks)})" if ranks else "the job"
-    return f"{who}: {c['title']} [{c['signature']}], {c['count']}x{_when(c.get('seconds_after'))}"
+    return f"{who}: {c.title} [{c.signature}], {c.count}x{_when(c.seconds_after)}"
 
 
-def render_text(report: dict, width: int = 100) -> str:
+def render_text(report: Report, width: int = 100) -> str:
     out: list[str] = []
     wrap = lambda s, indent="  ": textwrap.fill(s, width, initial_indent=indent, subsequent_indent=indent)  # noqa: E731
-    stats = report["stats"]
-    if not report["diagnoses"]:
-        if report["unrecognised"]:
-            out.append("? Unrecognised failure: no signature explains these errors.")
-            out.append("  First error-like lines per rank:")
-            for group in report["unrecognised"]:
-                label = f"rank {group['rank']}" if group["rank"] is not None else "no rank"
-                for ln in group["lines"]:
-                    out.append(f"    [{label}] {ln['source']}:{ln['line']}: {ln['text'][:200]}")
-            hint = report.get("unrecognised_hint")
-            if hint:
-                where = f"rank {hint['rank']}" if hint["rank"] is not None else "a line with no rank"
-                first = hint["first_error"]
-                out.append(f"  The first error is on {where}: {first['source']}:{first['line']}")
-                if hint["class"]:
-                    out.append(f"  It reads like a {hint['family']} problem (perhaps {hint['class']}; low confidence).")
-            out.append("  If you know what this is, add a signature: see docs/adding-a-signature.md")
-        else:
-            out.append("✓ Healthy: no failure signature fired and no error-like line was found.")
-    for n, d in enumerate(report["diagnoses"]):
+    stats = report.stats
+    if report.outcome == "unrecognised":
+        out.append("? Unrecognised failure: no signature explains these errors.")
+        out.append("  First error-like lines per rank:")
+        for group in report.unrecognised:
+            label = f"rank {group.rank}" if group.rank is not None else "no rank"
+            for ln in group.lines:
+                out.append(f"    [{label}] {ln.source}:{ln.line}: {ln.text[:200]}")
+        hint = report.unrecognised_hint
+        if hint:
+            where = f"rank {hint.rank}" if hint.rank is not None else "a line with no rank"
+            first = hint.first_error
+            out.append(f"  The first error is on {where}: {first.source}:{first.line}")
+            if hint.class_:
+                out.append(f"  It reads like a {hint.family} problem (perhaps {hint.class_}; low confidence).")
+        out.append("  If you know what this is, add a signature: see docs/adding-a-signature.md")
+    elif report.outcome == "healthy":
+        out.append("✓ Healthy: no failure signature fired and no error-like line was found.")
+    for n, d in enumerate(report.diagnoses):
         if n == 1:
             out.append("")
             out.append("Other failures in the same logs (later, or independent):")
         if n >= 1:
-            out.append(f"  - {d['title']} [{d['signature']}] first at {d['first_seen']['source']}:{d['first_seen']['line']}")
+            out.append(f"  - {d.title} [{d.signature}] first at {d.first_seen.source}:{d.first_seen.line}")
             continue
-        rank = d["initiating_rank"]
-        out.append(f"✖ {d['title']}  [{d['severity']}]  {d['signature']} ({d['class']})")
-        out.append(wrap(d["summary"]))
-        fs = d["first_seen"]
-        where = f"rank {rank}" if rank is not None else ("all ranks alike" if len(d["ranks"]) > 1 else "no single rank")
-        host = f" on {d['host']}" if d["host"] else ""
-        when = f" at {fs['time']}" if fs["time"] else ""
-        out.append(f"  Started: {where}{host}, {fs['source']}:{fs['line']}{when}")
-        attribution = d.get("attribution")
-        if attribution:
-            why = "; ".join(r["text"] for r in attribution["reasons"][:2])
-            out.append(wrap(f"Why: {why} [{attribution['rule']}, {attribution['confidence']} confidence]", "    "))
-        if d.get("action") and d["action"] != "none":
+        rank = d.initiating_rank
+        out.append(f"✖ {d.title}  [{d.severity}]  {d.signature} ({d.class_})")
+        out.append(wrap(d.summary))
+        fs = d.first_seen
+        where = f"rank {rank}" if rank is not None else ("all ranks alike" if len(d.ranks) > 1 else "no single rank")
+        host = f" on {d.host}" if d.host else ""
+        when = f" at {fs.time}" if fs.time else ""
+        out.append(f"  Started: {where}{host}, {fs.source}:{fs.line}{when}")
+        a = d.attribution
+        why = "; ".join(r.text for r in a.reasons[:2])
+        out.append(wrap(f"Why: {why} [{a.rule}, {a.confidence} confidence]", "    "))
+        if d.action != "none":
             label = {"restart": "yes, requeue it", "drain_and_restart": "drain the node first, then requeue",
-                     "fix_and_restart": "not yet: fix first"}[d["action"]]
-            out.append(wrap(f"Can I just requeue? {label} ({d['action_reason']})", "  "))
+                     "fix_and_restart": "not yet: fix first"}[d.action]
+            out.append(wrap(f"Can I just requeue? {label} ({d.action_reason})", "  "))
         out.append("  Evidence:")
-        for ev in d["evidence"]:
-            tag = {"initiating": ">", "same_failure": "=", "related": "~", "launcher": "L"}.get(ev["kind"], " ")
-            r = f"rank {ev['rank']}" if ev["rank"] is not None else "-"
-            for ctx in ev.get("context", [])[-6:]:
+        for ev in d.evidence:
+            tag = {"initiating": ">", "same_failure": "=", "related": "~", "launcher": "L"}.get(ev.kind, " ")
+            r = f"rank {ev.rank}" if ev.rank is not None else "-"
+            for ctx in (ev.context or [])[-6:]:
                 out.append(f"      {ctx[:width]}")
-            out.append(f"    {tag} [{r}] {ev['source']}:{ev['line']}: {ev['text'][:200]}")
-            for ctx in ev.get("context_after", []):
+            out.append(f"    {tag} [{r}] {ev.source}:{ev.line}: {ev.text[:200]}")
+            for ctx in ev.context_after or []:
                 out.append(f"      {ctx[:width]}")
-        if d["collateral"]:
+        if d.collateral:
             out.append("  Knock-on failures (collateral, not the cause):")
-            for c in d["collateral"]:
+            for c in d.collateral:
                 out.append(f"    - {collateral_line(c)}")
         out.append("  Fix:")
-        out.append(wrap(d["fix"], "    "))
+        out.append(wrap(d.fix, "    "))
         out.append("  Confirm:")
-        for item in d["checklist"]:
+        for item in d.checklist:
             out.append(textwrap.fill(item, width, initial_indent="    [ ] ", subsequent_indent="        "))
-        out.append(f"  Verify: {d['verify']}")
-        if d["references"]:
-            out.append(f"  References: {' '.join(d['references'][:3])}")
-    fr = report.get("flight_recorder")
+        out.append(f"  Verify: {d.verify}")
+        if d.references:
+            out.append(f"  References: {' '.join(d.references[:3])}")
+    fr = report.flight_recorder
     if fr:
-        out.append(f"\nFlight Recorder: dumps of ranks {_ranks(fr['ranks_present']) or 'unknown'}"
-                   + (f"; missing for ranks {_ranks(fr['ranks_missing'])} ({fr['enable']})" if fr["ranks_missing"] else ""))
-        stuck = fr.get("stuck")
+        out.append(f"\nFlight Recorder: dumps of ranks {_ranks(fr.ranks_present) or 'unknown'}"
+                   + (f"; missing for ranks {_ranks(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else ""))
+        stuck = fr.stuck
         if stuck:
-            out.append(f"  ranks {_ranks(stuck['waiting'])} wait in collective {stuck['seq']} ({stuck['op']})"
-                       + (f"; never joined: ranks {_ranks(stuck['not_joined'])}" if stuck["not_joined"] else ""))
-        if fr.get("mismatch"):
-            m = fr["mismatch"]
-            out.append(f"  collective {m['seq']} differs on ranks {_ranks(m['odd'])}: expected {m['expected']}")
-    skipped = "".join(f"\n  skipped {s}" for s in stats["skipped"])
-    ranks = _ranks(stats["ranks"]) if stats["ranks"] else "none seen"
-    out.append(f"\n({stats['bytes'] / 1e6:.1f} MB, {stats['lines']} lines, {stats['sources']} source(s), ranks {ranks},"
-               f" {stats['seconds']:.2f}s){skipped}")
+            out.append(f"  ranks {_ranks(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
+                       + (f"; never joined: ranks {_ranks(stuck.not_joined)}" if stuck.not_joined else ""))
+        if fr.mismatch:
+            m = fr.mismatch
+            out.append(f"  collective {m.seq} differs on ranks {_ranks(m.odd)}: expected {m.expected}")
+    skipped = "".join(f"\n  skipped {s}" for s in stats.skipped)
+    ranks = _ranks(stats.ranks) if stats.ranks else "none seen"
+    out.append(f"\n({stats.bytes / 1e6:.1f} MB, {stats.lines} lines, {stats.sources} source(s), ranks {ranks},"
+               f" {stats.seconds:.2f}s){skipped}")
     return "\n".join(out)

@@ -2,7 +2,7 @@
 
 import textwrap
 
-from signatures import diagnose_sources
+from signatures import Report, diagnose_sources
 from signatures._sources import source_from_bytes
 
 
@@ -10,11 +10,8 @@ def log(text: str) -> bytes:
     return textwrap.dedent(text).strip("\n").encode() + b"\n"
 
 
-def run(matcher, *logs: tuple[str, str | bytes]) -> dict:
+def run(matcher, *logs: tuple[str, str | bytes]) -> Report:
     """Diagnose in-memory logs given as (name, text) pairs, as one job."""
     sources = [source_from_bytes(name, body if isinstance(body, bytes) else log(body)) for name, body in logs]
     return diagnose_sources(sources, matcher)
 
-
-def top(report: dict) -> dict | None:
-    return report["diagnoses"][0] if report["diagnoses"] else None

@@ -6,18 +6,19 @@ import json
 import pytest
 
 from conftest import CORPUS
-from helpers import run, top
+from helpers import run
+from signatures import Attribution, Report
 
 WATCHDOG = ("[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL("
             "SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800008 milliseconds "
             "before timing out.")
 
 
-def attribution(report: dict) -> dict:
-    d = top(report)
+def attribution(report: Report) -> Attribution:
+    d = report.top
     assert d is not None, report
-    a = d["attribution"]
-    assert a["rank"] == d["initiating_rank"] and a["reasons"] and a["confidence"] in ("high", "medium", "low")
+    a = d.attribution
+    assert a.rank == d.initiating_rank and a.reasons and a.confidence in ("high", "medium", "low")
     return a
 
 
@@ -26,23 +27,23 @@ def test_the_silent_rank_is_the_one_missing_from_the_timeouts(matcher):
                      "[rank3]: step 10 loss 2.3"] + [WATCHDOG.format(r=r) for r in (0, 1, 3)])
     report = run(matcher, ("train.log", log))
     a = attribution(report)
-    assert (a["rank"], a["rule"]) == (2, "silent_rank") and top(report)["class"] == "nccl_timeout"
+    assert (a.rank, a.rule) == (2, "silent_rank") and report.top.class_ == "nccl_timeout"
 
 
 def test_a_silent_rank_zero_is_implied_by_numbering(matcher):
     report = run(matcher, ("train.log", "\n".join(WATCHDOG.format(r=r) for r in (1, 2, 3))))
-    assert (attribution(report)["rank"], attribution(report)["rule"]) == (0, "silent_rank")
+    assert (attribution(report).rank, attribution(report).rule) == (0, "silent_rank")
 
 
 def test_the_world_size_names_a_silent_rank_never_seen(matcher):
     log = "world_size=4\n" + "\n".join(WATCHDOG.format(r=r) for r in (0, 1, 2))
     a = attribution(run(matcher, ("train.log", log)))
-    assert (a["rank"], a["rule"], a["confidence"]) == (3, "silent_rank", "high")
+    assert (a.rank, a.rule, a.confidence) == (3, "silent_rank", "high")
 
 
 def test_every_rank_timing_out_alike_names_no_rank(matcher):
     a = attribution(run(matcher, ("train.log", "\n".join(WATCHDOG.format(r=r) for r in range(4)))))
-    assert a["rank"] is None and a["rule"] == "all_alike"
+    assert a.rank is None and a.rule == "all_alike"
 
 
 def test_the_rank_behind_in_sequence(matcher):
@@ -50,14 +51,14 @@ def test_the_rank_behind_in_sequence(matcher):
             "last completed NCCL work: {c}.")
     log = "\n".join(line.format(r=r, c=c) for r, c in ((0, 609), (1, 609), (2, 604), (3, 609)))
     a = attribution(run(matcher, ("train.log", log)))
-    assert (a["rank"], a["rule"]) == (2, "behind_in_sequence")
+    assert (a.rank, a.rule) == (2, "behind_in_sequence")
 
 
 def test_last_completed_minus_one_everywhere_means_frozen_before_any_collective(matcher):
     line = ("[PG ID 0 PG GUID 0 Rank {r}] Timeout at NCCL work: 1, last enqueued NCCL work: 1, "
             "last completed NCCL work: -1.")
     a = attribution(run(matcher, ("train.log", "\n".join(line.format(r=r) for r in range(4)))))
-    assert a["rank"] is None and "before any collective" in a["reasons"][0]["text"]
+    assert a.rank is None and "before any collective" in a.reasons[0].text
 
 
 def test_only_the_launcher_saw_it_sigkill(matcher):
@@ -65,16 +66,16 @@ def test_only_the_launcher_saw_it_sigkill(matcher):
 W1203 08:20:01.000000 100 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 12 closing signal SIGTERM
 E1203 08:20:02.000000 100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 2 (pid: 13) of binary: /usr/bin/python3"""
     report = run(matcher, ("console.log", log))
-    d = top(report)
+    d = report.top
     a = attribution(report)
-    assert (d["class"], a["rank"], a["rule"], d["action"]) == ("host_oom_killed", 2, "launcher_exit", "fix_and_restart")
-    assert any("dmesg" in c or "--log-dir" in c for c in d["checklist"] + [d["fix"]])
+    assert (d.class_, a.rank, a.rule, d.action) == ("host_oom_killed", 2, "launcher_exit", "fix_and_restart")
+    assert any("dmesg" in c or "--log-dir" in c for c in d.checklist + [d.fix])
 
 
 def test_only_the_launcher_saw_it_exit_code_one(matcher):
     report = run(matcher, ("console.log", "srun: error: node17: task 3: Exited with exit code 1"))
     a = attribution(report)
-    assert (top(report)["class"], a["rank"], a["confidence"]) == ("python_exception_other", 3, "low")
+    assert (report.top.class_, a.rank, a.confidence) == ("python_exception_other", 3, "low")
 
 
 def test_srun_cancelling_the_step_is_teardown_not_preemption(matcher):
@@ -82,13 +83,13 @@ def test_srun_cancelling_the_step_is_teardown_not_preemption(matcher):
 slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 ***
 srun: error: node17: task 1: Terminated"""
     report = run(matcher, ("slurm-1234.out", log))
-    assert top(report)["class"] != "preemption_sigterm" and top(report)["initiating_rank"] == 0
+    assert report.top.class_ != "preemption_sigterm" and report.top.initiating_rank == 0
 
 
 def test_a_real_preemption_is_still_one(matcher):
     log = "slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 DUE TO PREEMPTION ***"
     report = run(matcher, ("slurm-1234.out", log))
-    assert top(report)["class"] == "preemption_sigterm" and top(report)["action"] == "restart"
+    assert report.top.class_ == "preemption_sigterm" and report.top.action == "restart"
 
 
 def test_the_odd_one_out_in_a_collective_mismatch(matcher):
@@ -97,7 +98,7 @@ def test_the_odd_one_out_in_a_collective_mismatch(matcher):
              f"collective: {fp.format(n=5313 if r == 3 else 5573)}, but Rank {3 if r != 3 else 0} is running "
              f"collective: {fp.format(n=5313 if r != 3 else 5573)}." for r in range(4)]
     a = attribution(run(matcher, ("console.log", "\n".join(lines))))
-    assert (a["rank"], a["rule"]) == (3, "collective_odd_one_out")
+    assert (a.rank, a.rule) == (3, "collective_odd_one_out")
 
 
 def test_an_exception_the_rank_survived_is_not_a_failure(matcher):
@@ -110,14 +111,14 @@ ConnectionRefusedError: [Errno 111] Connection refused
 2026-12-03 08:24:16,007 INFO [rank0] step 25 loss 0.4485 lr 0.0200
 2026-12-03 08:24:16,778 INFO [rank0] step 50 loss 0.3468 lr 0.0200"""
     report = run(matcher, ("console.log", log))
-    assert report["diagnoses"] == [] and report["unrecognised"] == []
+    assert report.diagnoses == [] and report.unrecognised == []
 
 
 def test_the_report_says_whether_to_requeue(matcher):
     report = run(matcher, ("rank3.log", "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
                                         "2.00 GiB."))
-    d = top(report)
-    assert d["action"] == "fix_and_restart" and d["action_reason"]
+    d = report.top
+    assert d.action == "fix_and_restart" and d.action_reason
 
 
 @pytest.mark.parametrize("row", [json.loads(x) for x in (CORPUS / "labels.jsonl").read_text().splitlines()],
@@ -126,16 +127,16 @@ def test_attribution_agrees_with_the_initiating_rank_on_the_corpus(matcher, row)
     from signatures import diagnose
 
     report = diagnose([str(CORPUS / row["file"])], matcher)
-    if report["diagnoses"]:
+    if report.diagnoses:
         attribution(report)
 
 
 def test_an_unrecognised_failure_still_names_the_first_rank_and_a_family(matcher):
     log = "[rank2]: step 3 of 10\n[rank2]: ERROR: the shard index could not decode record 17\n[rank0]: ERROR: bye"
     report = run(matcher, ("console.log", log))
-    assert report["diagnoses"] == [] and report["unrecognised"]
-    hint = report["unrecognised_hint"]
-    assert hint["rank"] == 2 and hint["family"] == "data" and hint["confidence"] == "low"
+    assert report.diagnoses == [] and report.unrecognised
+    hint = report.unrecognised_hint
+    assert hint.rank == 2 and hint.family == "data" and hint.confidence == "low"
 
 
 def test_collateral_counts_every_line_not_only_the_kept_ones(matcher):
@@ -143,9 +144,9 @@ def test_collateral_counts_every_line_not_only_the_kept_ones(matcher):
     oom = "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
     timeouts = [f"[rank{r}]:" + WATCHDOG.format(r=r) for _ in range(30) for r in range(64) if r != 5]
     report = run(matcher, ("train.log", "\n".join([oom] + timeouts)))
-    assert top(report)["class"] == "cuda_oom"
-    watchdog = [c for c in top(report)["collateral"] if c["signature"] == "nccl.watchdog_collective_timeout"]
-    assert watchdog and watchdog[0]["count"] == len(timeouts)
+    assert report.top.class_ == "cuda_oom"
+    watchdog = [c for c in report.top.collateral if c.signature == "nccl.watchdog_collective_timeout"]
+    assert watchdog and watchdog[0].count == len(timeouts)
 
 
 def test_mp_spawn_names_the_process_whose_traceback_follows(matcher):
@@ -155,7 +156,7 @@ def test_mp_spawn_names_the_process_whose_traceback_follows(matcher):
                      "ValueError: batch 17 has 0 rows"])
     report = run(matcher, ("train.log", log))
     a = attribution(report)
-    assert (top(report)["initiating_rank"], a["rule"]) == (2, "recovered_rank")
+    assert (report.top.initiating_rank, a.rule) == (2, "recovered_rank")
 
 
 TWO_NODES = """\
@@ -185,9 +186,9 @@ def test_two_agents_local_ranks_are_read_as_global_and_the_first_to_fail_named(m
     global ranks for the same pids, and rank 1 failed 20 s before rank 0 timed out waiting for it."""
     report = run(matcher, ("console.log", TWO_NODES))
     a = attribution(report)
-    assert top(report)["class"] == "dependency_abi_mismatch"
-    assert (a["rank"], a["rule"], a["confidence"]) == (1, "recovered_rank", "low")
-    assert "20 s before rank 0" in json.dumps(a["reasons"])
+    assert report.top.class_ == "dependency_abi_mismatch"
+    assert (a.rank, a.rule, a.confidence) == (1, "recovered_rank", "low")
+    assert "20 s before rank 0" in a.model_dump_json()
 
 
 @pytest.mark.parametrize("head", [
@@ -200,7 +201,7 @@ def test_the_world_size_comes_from_launchers_too(matcher, head):
     """torchrun's launch configuration (nproc_per_node x max_nodes), its rendezvous result, or Slurm's task count
     make a rank that printed nothing at all the silent one, with high confidence."""
     a = attribution(run(matcher, ("train.log", head + "\n".join(WATCHDOG.format(r=r) for r in (0, 1, 2)))))
-    assert (a["rank"], a["rule"], a["confidence"]) == (3, "silent_rank", "high")
+    assert (a.rank, a.rule, a.confidence) == (3, "silent_rank", "high")
 
 
 def test_an_exception_in_a_thread_belongs_to_the_rank_that_reported_no_knock_on(matcher):
@@ -221,5 +222,5 @@ def test_an_exception_in_a_thread_belongs_to_the_rank_that_reported_no_knock_on(
         "local_rank: 0 (pid: 12197) of binary: /venv/bin/python3"])
     report = run(matcher, ("console.log", log))
     a = attribution(report)
-    assert top(report)["signature"] == "python.uncaught_exception"
-    assert (a["rank"], a["rule"]) == (1, "recovered_rank")
+    assert report.top.signature == "python.uncaught_exception"
+    assert (a.rank, a.rule) == (1, "recovered_rank")

@@ -53,16 +53,15 @@ def test_every_corpus_answer_fits_block_kit(name):
 
 def test_an_adversarial_report_still_fits():
     report = _report(CORPUS / "001_python_exception_other.log")
-    d = report["diagnoses"][0]
-    d["title"] = "T" * 500
-    d["summary"] = "S" * 10_000
-    d["fix"] = "F```" * 3000
-    d["checklist"] = ["C" * 400] * 15
-    d["verify"] = "V" * 5000
-    d["first_seen"]["source"] = "/" + "p" * 4000
-    d["evidence"] = [dict(d["evidence"][0], text="E" * 100_000, context=["c" * 5000] * 50)] * 30
-    d["collateral"] = [dict(d["collateral"][0], title="X" * 3000, ranks=list(range(4096)))] * 30
-    report["diagnoses"] += [dict(d, signature=f"s.{i}") for i in range(40)]
+    d = report.top
+    evidence = d.evidence[0].model_copy(update={"text": "E" * 100_000, "context": ["c" * 5000] * 50})
+    collateral = d.collateral[0].model_copy(update={"title": "X" * 3000, "ranks": list(range(4096))})
+    d = d.model_copy(update={
+        "title": "T" * 500, "summary": "S" * 10_000, "fix": "F```" * 3000, "checklist": ["C" * 400] * 15,
+        "verify": "V" * 5000, "first_seen": d.first_seen.model_copy(update={"source": "/" + "p" * 4000}),
+        "evidence": [evidence] * 30, "collateral": [collateral] * 30})
+    report = report.model_copy(update={"diagnoses": [d] + [d.model_copy(update={"signature": f"s.{i}"})
+                                                          for i in range(40)]})
     many = [("U" + str(i), "t") for i in range(100)]
     text, blocks = diagnosis_message(report, MessageState(1, "x" * 5000, acknowledged=many, not_this=many,
                                                           notes=["n" * 5000] * 20))
@@ -71,11 +70,13 @@ def test_an_adversarial_report_still_fits():
 
 
 def test_unrecognised_and_healthy_answers():
-    unrec = {"diagnoses": [], "unrecognised": [{"rank": 1, "lines": [{"source": "a", "line": 3, "text": "Boom"}]}],
-             "stats": {"bytes": 10, "lines": 3, "ranks": [1], "seconds": 0.1}}
+    unrec = signatures.Report.model_validate({
+        "diagnoses": [], "unrecognised": [{"rank": 1, "lines": [{"source": "a", "line": 3, "text": "Boom"}]}],
+        "stats": {"bytes": 10, "lines": 3, "ranks": [1], "hosts": [], "sources": 1, "skipped": [], "completed": {},
+                  "seconds": 0.1}})
     text, blocks = diagnosis_message(unrec, MessageState(2, "a.log"))
     assert "Unrecognised" in text and problems(blocks, text) == []
-    healthy = dict(unrec, unrecognised=[])
+    healthy = unrec.model_copy(update={"unrecognised": []})
     text, blocks = diagnosis_message(healthy, MessageState(3, "a.log"))
     assert "No failure found" in text and problems(blocks, text) == []
 

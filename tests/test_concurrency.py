@@ -6,7 +6,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
-from signatures import diagnose, diagnose_sources, source_from_bytes
+from signatures import Report, diagnose, diagnose_sources, source_from_bytes
 
 from conftest import CORPUS, TESTS
 
@@ -14,8 +14,8 @@ from conftest import CORPUS, TESTS
 LOGS = sorted(CORPUS.glob("*.log")) + sorted((TESTS / "realworld" / "blind_c3" / "logs").glob("*"))[:14]
 
 
-def _stable(report: dict) -> str:
-    report = json.loads(json.dumps(report))
+def _stable(report: Report) -> str:
+    report = report.to_json()
     report["stats"].pop("seconds", None)
     return json.dumps(report, sort_keys=True)
 

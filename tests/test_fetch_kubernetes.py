@@ -130,7 +130,7 @@ def fetch(api: FakeApi, job="team-a/llama", max_bytes=64 << 20, seconds=30.0, **
         return fetch_kubernetes(ref, cluster(**kw), Budget(max_bytes, seconds), http=client)
 
 
-def diagnose(result) -> dict:
+def diagnose(result) -> signatures.Report:
     sources = (s for log in result.logs for s in signatures.open_path(log.path, log.name))
     return signatures.diagnose_sources(sources)
 
@@ -209,11 +209,11 @@ def test_pytorchjob_oomkilled_worker_is_the_diagnosis_with_its_rank():
         report = diagnose(result)
     finally:
         result.cleanup()
-    top = report["diagnoses"][0]
-    assert top["class"] == "host_oom_killed", top
-    assert top["initiating_rank"] == 2
-    assert top["values"].get("pod") == "llama-worker-2"
-    assert {c["class"] for c in top["collateral"]} == {"nccl_timeout"}
+    top = report.diagnoses[0]
+    assert top.class_ == "host_oom_killed", top
+    assert top.initiating_rank == 2
+    assert top.values.get("pod") == "llama-worker-2"
+    assert {c.class_ for c in top.collateral} == {"nccl_timeout"}
     assert not result.workdir.exists()
 
 
@@ -232,9 +232,9 @@ def test_cuda_oom_in_the_previous_log_gets_its_rank_from_the_log_name():
         report = diagnose(result)
     finally:
         result.cleanup()
-    top = report["diagnoses"][0]
-    assert top["class"] == "cuda_oom", top
-    assert top["initiating_rank"] == 2
+    top = report.diagnoses[0]
+    assert top.class_ == "cuda_oom", top
+    assert top.initiating_rank == 2
     assert result.facts.exit_code == "1" and result.facts.reason == "Error"
 
 
@@ -459,7 +459,7 @@ def test_missing_previous_log_and_kubelet_errors_are_skipped_with_notes():
         assert 'previous terminated container "pytorch" in pod "llama-worker-2" not found' in notes
         assert "connection refused" in notes
         # the API's own evidence still names the OOM kill
-        assert diagnose(result)["diagnoses"][0]["class"] == "host_oom_killed"
+        assert diagnose(result).diagnoses[0].class_ == "host_oom_killed"
     finally:
         result.cleanup()
 
@@ -505,8 +505,8 @@ def test_evicted_pod_and_lost_node_are_diagnosed_from_the_status_log():
     try:
         status = (result.workdir / STATUS_LOG).read_text()
         assert "Reason: Evicted  Message: The node was low on resource: memory." in status
-        top = diagnose(result)["diagnoses"][0]
-        assert top["signature"] == "k8s.pod_evicted" and top["values"]["resource"] == "memory"
+        top = diagnose(result).diagnoses[0]
+        assert top.signature == "k8s.pod_evicted" and top.values["resource"] == "memory"
         assert result.facts.state == "Failed"
     finally:
         result.cleanup()
@@ -517,8 +517,8 @@ def test_evicted_pod_and_lost_node_are_diagnosed_from_the_status_log():
                                      component="node-controller")])
     result = fetch(api, "team-a/train")
     try:
-        top = diagnose(result)["diagnoses"][0]
-        assert top["signature"] == "k8s.node_not_ready", top
+        top = diagnose(result).diagnoses[0]
+        assert top.signature == "k8s.node_not_ready", top
     finally:
         result.cleanup()
 
@@ -534,10 +534,10 @@ def test_through_fetch_job_and_diagnose_job():
         result = fetch_job(ref, config, http=client)
         result.cleanup()
         report = diagnose_job("k8s/team-a/llama", config, http=client)
-    assert report["diagnoses"][0]["class"] == "host_oom_killed"
-    assert report["job"]["exit_code"] == "137"
-    assert report["job"]["logs"][0]["name"].endswith("(previous).log")
-    json.dumps(report)
+    assert report.diagnoses[0].class_ == "host_oom_killed"
+    assert report.job.exit_code == "137"
+    assert report.job.logs[0].name.endswith("(previous).log")
+    json.dumps(report.to_json())
 
 
 def test_status_log_keeps_the_pod_lines_and_the_newest_events_within_its_cap(monkeypatch):

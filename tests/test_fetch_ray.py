@@ -74,7 +74,7 @@ def fetch(dash: FakeDashboard, job=JOB, max_bytes=64 << 20, **kw):
                          Budget(max_bytes, 30.0), http=client)
 
 
-def diagnose(result) -> dict:
+def diagnose(result) -> signatures.Report:
     return signatures.diagnose_sources(s for log in result.logs for s in signatures.open_path(log.path, log.name))
 
 
@@ -108,7 +108,7 @@ def test_failed_job_is_diagnosed_from_its_driver_log():
         report = diagnose(result)
     finally:
         result.cleanup()
-    assert report["diagnoses"][0]["class"] == "cuda_oom"
+    assert report.diagnoses[0].class_ == "cuda_oom"
 
 
 def test_failed_job_without_a_driver_log_falls_back_to_the_status_message():
@@ -117,7 +117,7 @@ def test_failed_job_without_a_driver_log_falls_back_to_the_status_message():
     try:
         assert [log.name for log in result.logs] == [f"ray/{JOB}/ray-job-message.log"]
         assert any("no driver log from Ray (500" in n for n in result.notes)
-        assert diagnose(result)["diagnoses"][0]["class"] == "cuda_oom"
+        assert diagnose(result).diagnoses[0].class_ == "cuda_oom"
     finally:
         result.cleanup()
 

@@ -13,12 +13,12 @@ RUN = CORPUS / "blind_r1" / "runs" / "003_silent_fifo_hang"
 
 def test_the_dumps_name_the_rank_that_never_joined():
     report = diagnose([str(RUN / "console.log"), str(RUN / "flight_recorder")])
-    fr = report["flight_recorder"]
-    assert fr["ranks_present"] == [0, 1, 2, 3] and fr["ranks_missing"] == []
-    assert fr["stuck"]["not_joined"] == [3] and fr["stuck"]["waiting"] == [0, 1, 2]
-    a = report["diagnoses"][0]["attribution"]
-    assert (a["rank"], a["rule"], a["confidence"]) == (3, "flight_recorder", "high")
-    assert report["diagnoses"][0]["initiating_rank"] == 3
+    fr = report.flight_recorder
+    assert fr.ranks_present == [0, 1, 2, 3] and fr.ranks_missing == []
+    assert fr.stuck.not_joined == [3] and fr.stuck.waiting == [0, 1, 2]
+    a = report.diagnoses[0].attribution
+    assert (a.rank, a.rule, a.confidence) == (3, "flight_recorder", "high")
+    assert report.diagnoses[0].initiating_rank == 3
 
 
 def test_missing_dumps_are_named_with_how_to_get_them(tmp_path):
@@ -55,12 +55,12 @@ def test_a_size_mismatch_at_the_same_collective(tmp_path):
     for rank in range(4):
         _dump(tmp_path / f"trace_{rank}", rank, [10, 20, 33 if rank == 1 else 30])
     report = diagnose([str(tmp_path)])
-    assert report["flight_recorder"]["mismatch"]["odd"] == [1] and report["flight_recorder"]["mismatch"]["seq"] == 3
+    assert report.flight_recorder.mismatch.odd == [1] and report.flight_recorder.mismatch.seq == 3
 
 
 def test_a_torchelastic_error_file_is_its_ranks_traceback():
     """error.json written by @record under --log-dir (real run): the rank comes from its path, the time from it."""
     run = CORPUS / "blind_r1" / "runs" / "002_logdir_shape_onehot"
     error_file = next(run.rglob("attempt_0/1/error.json"))
-    d = diagnose([str(error_file)])["diagnoses"][0]
-    assert d["class"] == "shape_mismatch" and d["initiating_rank"] == 1 and d["first_seen"]["time"]
+    d = diagnose([str(error_file)]).diagnoses[0]
+    assert d.class_ == "shape_mismatch" and d.initiating_rank == 1 and d.first_seen.time

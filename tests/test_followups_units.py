@@ -18,10 +18,12 @@ HANG = SAVED + ("[2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank
                 "[2026-11-30 12:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n")
 
 
-def report(text: str, elapsed: str | None = None) -> dict:
+def report(text: str, elapsed: str | None = None) -> signatures.Report:
     r = signatures.diagnose_sources([source_from_bytes("x.log", text.encode())])
     if elapsed:
-        r["job"] = {"elapsed": elapsed}
+        job = signatures.JobInfo(cluster="hpc", kind="slurm", reference="hpc/1", elapsed=elapsed, summary="", logs=[],
+                                 notes=[])
+        r = r.model_copy(update={"job": job})
     return r
 
 
@@ -39,12 +41,12 @@ def test_verdicts(rerun, facts, expected):
 
 def test_a_hang_is_only_cleared_by_a_completed_save():
     original = report(HANG, elapsed="00:10:00")
-    assert original["diagnoses"][0]["class"] == "checkpoint_writer_hang"
+    assert original.diagnoses[0].class_ == "checkpoint_writer_hang"
     long_running = report("step 5000 loss 1.0\n")
     assert judge(original, long_running, JobFacts("2", state="RUNNING", elapsed="05:00:00")).verdict == NOT_YET
     saved = report(HANG + "[2026-11-30 12:05:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] "
                           "Checkpoint global_step1000 is ready now!\nstep=1001 loss 1.0\n")
-    assert saved["stats"]["completed"] == {"checkpoint.save_never_completed": 2}
+    assert saved.stats.completed == {"checkpoint.save_never_completed": 2}
     assert judge(original, saved, JobFacts("2", state="RUNNING", elapsed="00:06:00")).verdict == GONE
     assert judge(original, report(HANG), JobFacts("2", state="RUNNING")).verdict == BACK
 
@@ -82,7 +84,7 @@ def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
                                                       'followup_window = "3h"'))
     matcher = signatures.Matcher(signatures.load_library([signatures.LIBRARY_DIR, site]))
     report = signatures.diagnose_sources([source_from_bytes("x.log", b"BoomError: bang\n")], matcher)
-    assert report["diagnoses"][0]["signature"] == "site.boom"
+    assert report.diagnoses[0].signature == "site.boom"
     store = Store(tmp_path / "d.db")
     incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
     _, first, interval, window = FollowUps(Config(), store, client=None, matcher=matcher).schedule(
@@ -109,8 +111,7 @@ def _outbox_row(tmp_path):
     from bot.store import Store
 
     store = Store(tmp_path / "d.db")
-    report = {"diagnoses": [], "unrecognised": [], "stats": {}}
-    incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
+    incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report("step 1\n"), "U1", "hpc/1")
     fid = store.schedule_followup(incident, "hpc/2", "U1", "", 0.0, 60, 10 ** 10)
     assert store.claim_followup(fid, "me", 1.0, 60)
     outbox = store.record_check(fid, "me", "gone", "fine", None, None, ("C1", "1.0", ":white_check_mark: Gone"))

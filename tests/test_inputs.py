@@ -8,7 +8,7 @@ import zipfile
 import pytest
 
 from conftest import RULES_LIBRARY, run_denpex
-from helpers import log, run, top
+from helpers import log, run
 from signatures import InputError, diagnose
 from signatures._lines import parse_prefix, rank_from_path
 
@@ -26,8 +26,8 @@ def _diag(matcher, tmp_path, *paths):
 def test_plain_file(rules_matcher, tmp_path):
     p = tmp_path / "train.log"
     p.write_bytes(FAILING)
-    d = top(_diag(rules_matcher, tmp_path, p))
-    assert (d["signature"], d["initiating_rank"], d["first_seen"]["line"]) == ("test.boom", 2, 2)
+    d = _diag(rules_matcher, tmp_path, p).top
+    assert (d.signature, d.initiating_rank, d.first_seen.line) == ("test.boom", 2, 2)
 
 
 def test_directory_of_per_rank_files(rules_matcher, tmp_path):
@@ -36,9 +36,9 @@ def test_directory_of_per_rank_files(rules_matcher, tmp_path):
     (tmp_path / "logs" / "rank1.log").write_text("step 1 loss 0.5\nBoomError: one\n")
     (tmp_path / "logs" / "rank2.log").write_text("step 1 loss 0.5\n")
     report = _diag(rules_matcher, tmp_path, tmp_path / "logs")
-    assert top(report)["initiating_rank"] == 1
-    assert report["stats"]["sources"] == 3
-    assert report["stats"]["ranks"] == [0, 1, 2]
+    assert report.top.initiating_rank == 1
+    assert report.stats.sources == 3
+    assert report.stats.ranks == [0, 1, 2]
 
 
 def test_torchelastic_attempt_layout(rules_matcher, tmp_path):
@@ -46,13 +46,13 @@ def test_torchelastic_attempt_layout(rules_matcher, tmp_path):
         d = tmp_path / "run" / "attempt_0" / str(rank)
         d.mkdir(parents=True)
         (d / "stderr.log").write_text(body)
-    assert top(_diag(rules_matcher, tmp_path, tmp_path / "run"))["initiating_rank"] == 3
+    assert _diag(rules_matcher, tmp_path, tmp_path / "run").top.initiating_rank == 3
 
 
 def test_gzip_even_when_named_log(rules_matcher, tmp_path):
     p = tmp_path / "train.log"  # magic bytes decide, not the name
     p.write_bytes(gzip.compress(FAILING))
-    assert top(_diag(rules_matcher, tmp_path, p))["signature"] == "test.boom"
+    assert _diag(rules_matcher, tmp_path, p).top.signature == "test.boom"
 
 
 def test_zip_of_rank_logs(rules_matcher, tmp_path):
@@ -62,8 +62,8 @@ def test_zip_of_rank_logs(rules_matcher, tmp_path):
         z.writestr("job/rank5.log", "BoomError: five\n")
         z.writestr("job/", "")
     report = _diag(rules_matcher, tmp_path, p)
-    assert top(report)["initiating_rank"] == 5
-    assert top(report)["first_seen"]["source"].endswith("logs.zip:job/rank5.log")
+    assert report.top.initiating_rank == 5
+    assert report.top.first_seen.source.endswith("logs.zip:job/rank5.log")
 
 
 @pytest.mark.parametrize("mode,suffix", [("w", ".tar"), ("w:gz", ".tar.gz"), ("w:bz2", ".tar.bz2"), ("w:xz", ".tar.xz")])
@@ -74,9 +74,9 @@ def test_tarballs(rules_matcher, tmp_path, mode, suffix):
             info = tarfile.TarInfo(f"logs/{name}")
             info.size = len(body)
             tar.addfile(info, io.BytesIO(body))
-    d = top(_diag(rules_matcher, tmp_path, p))
-    assert d["initiating_rank"] == 7  # a .gz inside a tarball is opened too
-    assert d["first_seen"]["source"] == f"{p}:logs/rank7.log.gz"
+    d = _diag(rules_matcher, tmp_path, p).top
+    assert d.initiating_rank == 7  # a .gz inside a tarball is opened too
+    assert d.first_seen.source == f"{p}:logs/rank7.log.gz"
 
 
 def test_several_inputs_are_one_job(rules_matcher, tmp_path):
@@ -84,25 +84,25 @@ def test_several_inputs_are_one_job(rules_matcher, tmp_path):
     a.write_text("[rank0]: collective timed out after 5 ms\n[rank1]: step 2 loss 0.1\n")
     b.write_text("[rank9]: BoomError: nine\n")
     report = _diag(rules_matcher, tmp_path, a, b)
-    assert top(report)["initiating_rank"] == 9
-    assert top(report)["collateral"][0]["ranks"] == [0]
+    assert report.top.initiating_rank == 9
+    assert report.top.collateral[0].ranks == [0]
 
 
 def test_non_utf8_ansi_carriage_returns_and_crlf(rules_matcher):
     body = (b"\xff\xfe garbage \xc3\x28\n"
             b"progress 10%\rprogress 50%\r\x1b[31m[rank4]: BoomError: red\x1b[0m\r\n"
             b"[rank1]: step 1 loss 0.5\r\n")
-    d = top(run(rules_matcher, ("x.log", body)))
-    assert d["initiating_rank"] == 4
-    assert d["first_seen"]["text"] == "[rank4]: BoomError: red"
-    assert d["first_seen"]["line"] == 2
-    assert d["values"]["what"] == "red"
+    d = run(rules_matcher, ("x.log", body)).top
+    assert d.initiating_rank == 4
+    assert d.first_seen.text == "[rank4]: BoomError: red"
+    assert d.first_seen.line == 2
+    assert d.values["what"] == "red"
 
 
 def test_a_line_without_final_newline(rules_matcher):
     report = run(rules_matcher, ("x.log", b"[rank1]: step 1 loss 1\n[rank0]: BoomError: last"))
-    assert top(report)["first_seen"]["line"] == 2
-    assert report["stats"]["lines"] == 2
+    assert report.top.first_seen.line == 2
+    assert report.stats.lines == 2
 
 
 def test_line_numbers_across_blocks(rules_matcher, monkeypatch):
@@ -111,8 +111,8 @@ def test_line_numbers_across_blocks(rules_matcher, monkeypatch):
     monkeypatch.setattr(_reader, "BLOCK", 1000)
     body = "".join(f"[rank0]: step {i} loss 0.5\n" for i in range(5000)) + "[rank1]: BoomError: late\n"
     report = run(rules_matcher, ("x.log", body))
-    assert top(report)["first_seen"]["line"] == 5001
-    assert report["stats"]["lines"] == 5001
+    assert report.top.first_seen.line == 5001
+    assert report.stats.lines == 5001
 
 
 def test_a_line_longer_than_the_buffer(rules_matcher, monkeypatch):
@@ -121,8 +121,8 @@ def test_a_line_longer_than_the_buffer(rules_matcher, monkeypatch):
     monkeypatch.setattr(_reader, "BLOCK", 4096)
     monkeypatch.setattr(_reader, "MAX_LINE", 1024)
     body = b"x" * 50_000 + b" BoomError: hidden at the end of a long line\n[rank1]: ok\n"
-    d = top(run(rules_matcher, ("x.log", body)))
-    assert d["signature"] == "test.boom"
+    d = run(rules_matcher, ("x.log", body)).top
+    assert d.signature == "test.boom"
 
 
 def test_adversarial_megabyte_lines_stay_linear(matcher, tmp_path):
@@ -195,8 +195,8 @@ def test_binary_member_of_an_archive_is_skipped_not_fatal(rules_matcher, tmp_pat
         z.writestr("model.pt", bytes(range(256)) * 64)
         z.writestr("rank1.log", "BoomError: x\n")
     report = _diag(rules_matcher, tmp_path, p)
-    assert top(report)["signature"] == "test.boom"
-    assert any("model.pt" in s and "binary" in s for s in report["stats"]["skipped"])
+    assert report.top.signature == "test.boom"
+    assert any("model.pt" in s and "binary" in s for s in report.stats.skipped)
 
 
 def test_only_binary_inputs_raise(rules_matcher, tmp_path):
@@ -247,4 +247,4 @@ def test_a_file_that_names_one_host_gives_its_events_that_host(rules_matcher):
     report = run(rules_matcher,
                  ("rank3.log", "gpu-node-07:4242:4242 [3] NCCL INFO Bootstrap : Using ib0\n[rank3]: BoomError: x\n"),
                  ("rank0.log", "[rank0]: step 1 loss 0.5\n"))
-    assert top(report)["host"] == "gpu-node-07"
+    assert report.top.host == "gpu-node-07"

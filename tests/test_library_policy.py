@@ -53,20 +53,20 @@ HEALTHY = healthy_logs()
 @pytest.mark.parametrize("name", sorted(HEALTHY))
 def test_generated_healthy_logs_fire_nothing(matcher, name):
     report = diagnose_sources([source_from_bytes(name, HEALTHY[name].encode())], matcher)
-    assert report["stats"]["lines"] >= 1000
-    assert report["diagnoses"] == [], [(d["signature"], d["first_seen"]) for d in report["diagnoses"]]
-    assert report["unrecognised"] == [], report["unrecognised"]
+    assert report.stats.lines >= 1000
+    assert report.diagnoses == [], [(d.signature, d.first_seen) for d in report.diagnoses]
+    assert report.unrecognised == [], report.unrecognised
 
 
 @pytest.mark.parametrize("name", ["024_healthy.log", "026_healthy.log"])
 def test_real_healthy_runs_fire_nothing(matcher, name):
     report = diagnose([str(CORPUS / name)], matcher)
-    assert report["diagnoses"] == [] and report["unrecognised"] == []
+    assert report.diagnoses == [] and report.unrecognised == []
 
 
 def test_healthy_logs_as_one_multi_source_job(matcher):
     report = diagnose_sources([source_from_bytes(n, t.encode()) for n, t in HEALTHY.items()], matcher)
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_no_literal_makes_healthy_lines_candidates(matcher):

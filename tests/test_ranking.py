@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from helpers import run, top
+from helpers import run
 
 WATCHDOG = ("[rank{r}]:[E1130 12:{m}:00.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
             "operation timeout: WorkNCCL(SeqNum=4242, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, "
@@ -83,7 +83,7 @@ def test_expert_ranking(matcher, name):
     text, expected_class, expected_rank = CASES[name]
     head, sep, rest = text.partition("\n[rank")  # the indented block, then unindented watchdog lines
     report = run(matcher, ("job.log", textwrap.dedent(head).strip("\n") + sep + rest))
-    d = top(report)
-    assert d is not None, report["unrecognised"]
-    assert d["class"] == expected_class, f"{d['signature']} ({d['class']}): {d['first_seen']['text']}"
-    assert d["initiating_rank"] == expected_rank
+    d = report.top
+    assert d is not None, report.unrecognised
+    assert d.class_ == expected_class, f"{d.signature} ({d.class_}): {d.first_seen.text}"
+    assert d.initiating_rank == expected_rank

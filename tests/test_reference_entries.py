@@ -2,21 +2,21 @@
 
 import pytest
 
-from helpers import run, top
+from helpers import run
 
 
 def test_deepspeed_decoupled_checkpoint_engine_hang(matcher):
     """Saves in this log complete ("is ready now!"); the last one starts and never does: the log stops inside it."""
-    d = top(run(matcher, ("train.log", """
+    d = run(matcher, ("train.log", """
         [2026-11-30 11:00:01,000] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step500 is about to be saved!
         [2026-11-30 11:00:09,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step500 is ready now!
         [2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001], mom=[(0.9, 0.95)]
         [2026-11-30 12:00:01,000] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step1000 is about to be saved!
         [2026-11-30 12:00:01,100] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving model checkpoint: /ckpt/global_step1000/mp_rank_00_model_states.pt
-    """)))
-    assert d["class"] == "checkpoint_writer_hang"
-    assert d["first_seen"]["line"] == 4
-    assert d["values"]["what"] == "global_step1000"
+    """)).top
+    assert d.class_ == "checkpoint_writer_hang"
+    assert d.first_seen.line == 4
+    assert d.values["what"] == "global_step1000"
 
 
 def test_an_excerpt_that_merely_ends_on_a_save_is_not_a_hang(matcher):
@@ -26,7 +26,7 @@ def test_an_excerpt_that_merely_ends_on_a_save_is_not_a_hang(matcher):
          40%|####      | 2000/5000 [20:01<30:03,  2.50it/s]
         [INFO|trainer.py:3984] 2026-12-02 10:20:01,000 >> Saving model checkpoint to out/checkpoint-2000
     """))
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_a_save_that_completes_is_not_a_hang(matcher):
@@ -34,15 +34,15 @@ def test_a_save_that_completes_is_not_a_hang(matcher):
         [2026-11-30 12:00:01,000] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step1000 is about to be saved!
         [2026-11-30 12:00:09,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step1000 is ready now!
     """))
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_async_distributed_checkpoint_write_timeout(matcher):
-    d = top(run(matcher, ("train.log", """
+    d = run(matcher, ("train.log", """
         [rank0]: step 2000 loss 1.9
         [rank0]: DistCheckpointError: Async checkpoint saving failed in background thread: write timeout after 600s
-    """)))
-    assert d["class"] == "checkpoint_write_timeout"
+    """)).top
+    assert d.class_ == "checkpoint_write_timeout"
 
 
 XID = "[Mon Nov 30 12:00:00 2026] NVRM: Xid (PCI:0000:3b:00): {code}, pid=4242, name=python3, {text}"
@@ -77,11 +77,11 @@ def test_every_xid_that_matters(matcher, code):
                            "ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: "
                            "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
                            "600100 milliseconds before timing out.\n"))
-    d = top(report)
-    seen = [d["signature"]] + [c["signature"] for c in d["collateral"]]
+    d = report.top
+    seen = [d.signature] + [c.signature for c in d.collateral]
     assert any(sig.startswith(("nvidia.xid", "nvml.")) for sig in seen), f"Xid {code} not recognised: {seen}"
     if expected:
-        assert d["class"] == expected, d["signature"]
-        assert d["values"].get("xid", str(code)) == str(code)
+        assert d.class_ == expected, d.signature
+        assert d.values.get("xid", str(code)) == str(code)
     else:
-        assert d["class"] == "nccl_timeout"
+        assert d.class_ == "nccl_timeout"

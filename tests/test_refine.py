@@ -4,7 +4,7 @@ from signatures import Library
 from signatures._lint import lint_library
 from signatures._schema import Signature
 
-from helpers import run, top
+from helpers import run
 
 FRAMES = [f'[rank1]:   File "/work/lib/step{i}.py", line {i}, in step{i}\n[rank1]:     step{i + 1}()' for i in range(8)]
 
@@ -16,15 +16,15 @@ def test_an_exception_raised_deep_under_the_dataset_is_a_data_error(matcher):
                      'in fetch', '[rank1]:     data = [self.dataset[idx] for idx in possibly_batched_index]',
                      '[rank1]:   File "/work/train.py", line 30, in __getitem__', '[rank1]:     step0()',
                      *FRAMES, "[rank1]: ValueError: invalid literal for int() with base 10: 'n/a'"])
-    d = top(run(matcher, ("train.log", log)))
-    assert (d["signature"], d["class"], d["initiating_rank"]) == ("data.input_pipeline_exception",
+    d = run(matcher, ("train.log", log)).top
+    assert (d.signature, d.class_, d.initiating_rank) == ("data.input_pipeline_exception",
                                                                   "tokenizer_or_data_error", 1)
 
 
 def test_the_same_exception_in_the_model_stays_what_it_was(matcher):
     log = "\n".join(["[rank1]: Traceback (most recent call last):", *FRAMES,
                      "[rank1]: ValueError: invalid literal for int() with base 10: 'n/a'"])
-    assert top(run(matcher, ("train.log", log)))["signature"] == "python.uncaught_exception"
+    assert run(matcher, ("train.log", log)).top.signature == "python.uncaught_exception"
 
 
 def test_a_refinement_of_a_signature_not_in_the_library_is_a_lint_problem(library):

@@ -49,7 +49,7 @@ def test_series_is_bounded_and_evenly_thinned():
     assert series.points[0].line == 0 and series.points[-1].line > 90_000
 
 
-def diagnose_text(text: str, matcher) -> dict:
+def diagnose_text(text: str, matcher) -> signatures.Report:
     return signatures.diagnose_sources([source_from_bytes("train.log", text.encode())], matcher=matcher)
 
 
@@ -62,10 +62,10 @@ def test_per_rank_series_find_the_rank_that_diverged(matcher):
                 loss = 9.0 + step / 100
             lines.append(f"[rank{rank}]: step {step} | loss {loss:.4f} | lr 3e-4")
     report = diagnose_text("\n".join(lines) + "\n", matcher)
-    top = report["diagnoses"][0]
-    assert top["signature"] == "train.loss_diverged"
-    assert top["initiating_rank"] == 2
-    assert "step 26" in top["summary"]
+    top = report.diagnoses[0]
+    assert top.signature == "train.loss_diverged"
+    assert top.initiating_rank == 2
+    assert "step 26" in top.summary
 
 
 def test_zero_losses_and_component_losses_are_not_followed(matcher):
@@ -73,14 +73,14 @@ def test_zero_losses_and_component_losses_are_not_followed(matcher):
     lines = ["step 0 loss 0.0000"] + [f"step {s} loss {2.0 - s / 100:.4f}" for s in range(1, 10)]
     lines += [f"[{e}/9] loss_D: {1 / (e + 1):.3f} G loss: {0.5 + e:.3f}" for e in range(9)]
     report = diagnose_text("\n".join(lines) + "\n", matcher)
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_a_healthy_noisy_loss_does_not_fire(matcher):
     rng = random.Random(7)
     lines = [f"step {s} loss {2.5 / (1 + s / 300) * rng.uniform(0.7, 1.4):.4f}" for s in range(5000)]
     report = diagnose_text("\n".join(lines) + "\n", matcher)
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_a_divergence_deep_in_a_large_log_is_found_by_sampling(matcher, tmp_path):
@@ -93,9 +93,9 @@ def test_a_divergence_deep_in_a_large_log_is_found_by_sampling(matcher, tmp_path
                      f"grad_norm 0.91 | tokens/s 101000\n")
     assert path.stat().st_size > 40 << 20
     report = signatures.diagnose([str(path)], matcher=matcher)
-    top = report["diagnoses"][0]
-    assert top["signature"] == "train.loss_diverged"
-    step = int(top["values"]["up_at"].split()[-1])
+    top = report.diagnoses[0]
+    assert top.signature == "train.loss_diverged"
+    step = int(top.values["up_at"].split()[-1])
     assert 360_000 <= step < 366_000  # the first sampled elevated step, within a window of the real one
 
 
@@ -105,13 +105,13 @@ def test_a_spike_that_recovered_at_the_very_end_of_a_thinned_series_does_not_fir
     for s in range(19_940, 19_992):
         lines[s] = f"step {s} loss 9.0000"
     report = diagnose_text("\n".join(lines) + "\n", matcher)
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_a_value_that_goes_negative_is_not_a_loss_this_rule_judges(matcher):
     values = [0.9, 0.5, 0.02, -0.3, 0.01, 0.4, 0.9, 1.1, 1.2, 1.3, 1.1]
     report = diagnose_text("".join(f"step {i} loss {v}\n" for i, v in enumerate(values)), matcher)
-    assert report["diagnoses"] == []
+    assert report.diagnoses == []
 
 
 def test_one_rank_diverging_in_a_few_megabyte_log_is_sampled_densely_enough(matcher, tmp_path):
@@ -122,12 +122,12 @@ def test_one_rank_diverging_in_a_few_megabyte_log_is_sampled_densely_enough(matc
                 loss = 3.0 / (1 + step / 800) if rank != 2 or step < 9_000 else 8.0
                 fh.write(f"[rank{rank}]: step {step} | loss {loss:.4f} | lr 3e-4 | grad_norm 0.91 | tokens/s 99000\n")
     assert 2 << 20 < path.stat().st_size < 8 << 20  # one block, more than the full-scan size
-    top = signatures.diagnose([str(path)], matcher=matcher)["diagnoses"][0]
-    assert top["signature"] == "train.loss_diverged" and top["initiating_rank"] == 2
+    top = signatures.diagnose([str(path)], matcher=matcher).top
+    assert top.signature == "train.loss_diverged" and top.initiating_rank == 2
 
 
 def test_distinct_counting_ignores_the_timestamp_and_launcher_prefix(matcher):
     repeated = "".join(f"[rank0]: 2026-12-02 10:00:0{i},000 step 6/400 | loss inf | lr 6e-3\n" for i in range(4))
-    assert diagnose_text(repeated, matcher)["diagnoses"] == []
+    assert diagnose_text(repeated, matcher).diagnoses == []
     distinct = "".join(f"[rank0]: 2026-12-02 10:00:0{i},000 step {6 + i}/400 | loss inf | lr 6e-3\n" for i in range(4))
-    assert diagnose_text(distinct, matcher)["diagnoses"][0]["class"] == "nan_inf_loss"
+    assert diagnose_text(distinct, matcher).diagnoses[0].class_ == "nan_inf_loss"
