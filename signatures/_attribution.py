@@ -36,6 +36,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
   the others (low).
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
+- `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
+  others waited for it (medium).
 - `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous).
 - `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
 """
@@ -51,7 +53,7 @@ from dataclasses import dataclass, field
 from ._events import Event, ScanResult
 from ._refine import refine
 from ._library import Library
-from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own, global_ranks
+from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own, global_ranks, spawned_ranks
 from ._schema import Signature
 
 FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
@@ -176,10 +178,11 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
     """Return the findings (initiating first) and the launcher (wrapper) events."""
     sigs = library.by_id()
-    scan = dataclasses.replace(scan, events=global_ranks(refine(scan.events, sigs)))
+    scan = dataclasses.replace(scan, events=spawned_ranks(global_ranks(refine(scan.events, sigs))))
     events = _drop_fallbacks(scan.events, sigs)
-    events = [e for e in events if not e.handled
-              and not (_is_fallback(sigs[e.sig_id]) and survived(scan, e.source, e.line, e.rank))]
+    # a thread's exception leaves the process training without what the thread did: it may still be the cause
+    events = [e for e in events if not e.handled and not (_is_fallback(sigs[e.sig_id]) and not e.in_thread
+                                                          and survived(scan, e.source, e.line, e.rank))]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
@@ -254,6 +257,11 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         return Attribution(rank, rule, confidence, list(reasons))
 
     first = Reason(f"first seen: {event.text[:160]}", event.source, event.line)
+    if sig.cls == "rendezvous_failure" and len(view.implied) == 1 and view.ranks:
+        rank = next(iter(view.implied))
+        return because(rank, "absent_rank", "medium", first,
+                       Reason(f"rank {rank} of {len(view.expected)} never printed a line: the others waited for it "
+                              "to join", None, None))
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(None, "job_wide", "high", Reason(f"{sig.title}: this is the job's failure, not one rank's",
                                                         event.source, event.line))

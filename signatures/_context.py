@@ -53,6 +53,11 @@ class TracebackFacts:
     introduced_by: str | None = None                  # the line right above "Traceback (most recent call last)"
 
     @property
+    def in_thread(self) -> bool:
+        """Raised in a thread ("Exception in thread prefetch:"): the process goes on, the thread's work does not."""
+        return self.introduced_by is not None and "Exception in thread " in self.introduced_by
+
+    @property
     def handled(self) -> bool:
         """Printed by a warning of the same process (logger.warning(..., exc_info=True)) or by a record saying
         the operation is retried: caught, not fatal."""

@@ -73,10 +73,12 @@ from ._sources import Source, looks_binary
 
 # How many ranks the job has, as launchers and libraries print it at start-up: "world_size=4",
 # "WORLD_SIZE: 8", NCCL's "comm 0x... rank 0 nranks 8", torchrun's rendezvous result
-# "global_world_sizes=[8, 8, ...]", Slurm's "SLURM_NTASKS=8" in an environment dump.
+# "global_world_sizes=[8, 8, ...]", Slurm's "SLURM_NTASKS=8" in an environment dump, c10d's store
+# "2/3 clients joined", a script's own "world=3".
 # (group_world_size and role_world_size are not it.)
-_WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE|SLURM_NTASKS)['\"]?\s*[:=]\s*['\"]?(\d{1,7})\b"
-                         rb"|\bnranks (\d{1,7})\b|\bglobal_world_sizes=\[(\d{1,7})[,\]]")
+_WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE|SLURM_NTASKS|world)['\"]?\s*[:=]\s*['\"]?"
+                         rb"(\d{1,7})\b|\bnranks (\d{1,7})\b|\bglobal_world_sizes=\[(\d{1,7})[,\]]"
+                         rb"|\b\d{1,7}/(\d{1,7}) clients joined")
 # ... or torchrun's launch configuration: "nproc_per_node   : 4" times "max_nodes        : 2"
 _NPROC = re.compile(rb"\bnproc_per_node\s*[:=]\s*(\d{1,5})\b")
 _NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
@@ -508,7 +510,7 @@ class _Scan(BulkCounting, RuleKinds):
         if sig.context == "traceback":
             facts = TracebackFacts()
             event.context = st.context.traceback(line_no, ls, rank, facts)
-            event.frames, event.handled = facts.frames, facts.handled
+            event.frames, event.handled, event.in_thread = facts.frames, facts.handled, facts.in_thread
             event.after = st.context.continuation(le, rank)
             for line in event.after:  # the message's continuation can carry the values
                 for rx in rt.patterns:

@@ -22,6 +22,7 @@ class Event:
     after: list[str] = field(default_factory=list)     # the message's continuation lines below
     frames: list[str] = field(default_factory=list)    # every `File "` line of its traceback (see _refine)
     handled: bool = False     # its traceback was printed by a warning: caught, and the process went on
+    in_thread: bool = False   # raised in a thread: the process went on without what the thread did
     seq: int = 0              # order of discovery: source order, then line order
 
 

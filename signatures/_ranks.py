@@ -9,6 +9,7 @@ launcher saw it. Nothing here decides; it only gathers.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
@@ -37,6 +38,25 @@ def global_ranks(events: list[Event]) -> list[Event]:
         return events
     return [dataclasses.replace(e, rank=table[e.values["pid"]])
             if "local_rank:" in e.text and table.get(e.values.get("pid"), e.rank) != e.rank else e for e in events]
+
+
+SPAWN_SECTION = 200  # lines after mp.spawn's "-- Process N terminated with the following error:" that are N's
+
+
+def spawned_ranks(events: list[Event]) -> list[Event]:
+    """mp.spawn prints the failed process's traceback under "-- Process N terminated with the following error:"
+    with no rank on its lines: an event there without a rank is process N's (until the next such header)."""
+    headers = sorted((e.source_index, e.line, e.rank) for e in events if e.values.get("raised") and e.rank is not None)
+    if not headers:
+        return events
+    out = []
+    for e in events:
+        if e.rank is None:
+            i = bisect_right(headers, (e.source_index, e.line, -1)) - 1
+            if i >= 0 and headers[i][0] == e.source_index and 0 < e.line - headers[i][1] <= SPAWN_SECTION:
+                e = dataclasses.replace(e, rank=headers[i][2])
+        out.append(e)
+    return out
 
 
 def failed_on_its_own(e: Event) -> bool:

@@ -224,3 +224,37 @@ def test_an_exception_in_a_thread_belongs_to_the_rank_that_reported_no_knock_on(
     a = attribution(report)
     assert report.top.signature == "python.uncaught_exception"
     assert (a.rank, a.rule) == (1, "recovered_rank")
+
+
+CAUGHT = '''\
+2026-12-03 13:13:51,609 rank=1 ERROR fetch: get s3://bucket/shard-01.pt failed (attempt 1/5), retrying in 0.5s
+Traceback (most recent call last):
+  File "/work/train.py", line 22, in fetch
+    return store.get(key)
+  File "/work/train.py", line 15, in get
+    raise ConnectionResetError(104, "Connection reset by peer")
+ConnectionResetError: [Errno 104] Connection reset by peer
+2026-12-03 13:13:53,997 rank=2 WARNING upload_trace: profiler trace upload skipped
+Traceback (most recent call last):
+  File "/work/train.py", line 30, in upload_trace
+    with open(path) as f: f.read()
+FileNotFoundError: [Errno 2] No such file or directory: '/tmp/profiler/trace_rank2.json'
+2026-12-03 13:13:54,000 rank=0 INFO worker: all shards done; saving final model
+job finished OK
+'''
+
+
+def test_tracebacks_printed_by_a_warning_or_a_retry_are_not_failures(matcher):
+    report = run(matcher, ("console.log", CAUGHT))
+    assert not report.diagnoses and not report.unrecognised, report
+
+
+def test_a_warning_on_another_stream_does_not_excuse_a_ranks_traceback(matcher):
+    """torchrun prefixes a worker's stderr; an unprefixed warning above a "[rank0]:" traceback did not print it."""
+    log = ("2026-12-03 08:16:33.350 WARNING trainer rank=0 flight recorder dumped to /tmp/fr/fr_trace_rank_0\n"
+           "[rank0]: Traceback (most recent call last):\n"
+           '[rank0]:   File "/work/train.py", line 40, in main\n'
+           "[rank0]:     loss.backward()\n"
+           "[rank0]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for recv "
+           "operation to complete\n")
+    assert run(matcher, ("console.log", log)).top is not None
