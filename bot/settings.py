@@ -1,7 +1,8 @@
 """Everything `denpex serve` needs before it starts, checked up front.
 
-Secrets come from the environment only; everything else from DENPEX_CONFIG.
-A missing or invalid setting stops start-up with one line naming it.
+Secrets come from the environment, or from files named by the same variable with `_FILE` (Docker and
+Kubernetes secrets mounted as files: SLACK_BOT_TOKEN_FILE=/run/secrets/slack_bot_token); everything
+else from DENPEX_CONFIG. A missing or invalid setting stops start-up with one line naming it.
 """
 
 from __future__ import annotations
@@ -42,8 +43,21 @@ class Settings:
         return {origin(self.api_url), *(("https", host, 443) for host in self.config.bot.file_hosts)}
 
 
+def _secret(env: dict, name: str) -> str:
+    """NAME from the environment, or the contents of the file NAME_FILE names (one of the two, not both)."""
+    value, path = env.get(name, "").strip(), env.get(f"{name}_FILE", "").strip()
+    if value and path:
+        raise SettingsError(f"both {name} and {name}_FILE are set: keep one")
+    if not path:
+        return value
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{name}_FILE: cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
 def _require(env: dict, name: str, prefix: str, what: str) -> str:
-    value = env.get(name, "").strip()
+    value = _secret(env, name)
     if not value:
         raise SettingsError(f"{name} is not set: {what}")
     if not value.startswith(prefix):
@@ -56,7 +70,7 @@ def load_settings(http: bool, env: dict | None = None) -> Settings:
     bot_token = _require(env, "SLACK_BOT_TOKEN", "xoxb-", "the Bot User OAuth Token from the app's OAuth & Permissions page")
     app_token = signing_secret = None
     if http:
-        signing_secret = env.get("SLACK_SIGNING_SECRET", "").strip()
+        signing_secret = _secret(env, "SLACK_SIGNING_SECRET")
         if not signing_secret:
             raise SettingsError("SLACK_SIGNING_SECRET is not set: HTTP mode verifies every request with the app's "
                                 "Signing Secret (Basic Information page)")
