@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
@@ -16,6 +17,8 @@ from signatures import InputError, SignatureFileError
 EXIT_OK = 0
 EXIT_FAILED_CHECKS = 1
 EXIT_BAD_INPUT = 2
+EXIT_DIAGNOSED, EXIT_UNRECOGNISED = 1, 3  # `diagnose --exit-code`: 0 healthy, 1 a failure named, 3 one unnamed
+OUTCOME_EXITS = {"healthy": EXIT_OK, "diagnosed": EXIT_DIAGNOSED, "unrecognised": EXIT_UNRECOGNISED}
 PROGRESS_MIN_BYTES = 64 << 20
 
 
@@ -58,7 +61,7 @@ def _diagnose_job(args: argparse.Namespace) -> int:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)
-    return EXIT_OK
+    return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
 
 
 def _print_report(report: signatures.Report, as_json: bool) -> None:
@@ -111,7 +114,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         print("denpex: the input is empty: nothing to diagnose", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)
-    return EXIT_OK
+    return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
 
 
 def _library_dirs(args: argparse.Namespace) -> list[Path]:
@@ -150,7 +153,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     try:
         sig = lib.get(args.id)
     except KeyError:
-        print(f"denpex: no signature {args.id!r}; `denpex signatures list` shows them", file=sys.stderr)
+        close = difflib.get_close_matches(args.id, list(lib.by_id()), n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        print(f"denpex: no signature {args.id!r}; {hint}`denpex signatures list` shows them", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(f"{sig.id}  ({sig.cls}, {sig.role}, {sig.severity}, {sig.status})")
     print(f"file: {lib.paths[sig.id]}")
@@ -248,14 +253,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="denpex", description="Find the failure that started a training job's crash.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"denpex {_version()}")
+    sub = parser.add_subparsers(dest="command")
 
-    d = sub.add_parser("diagnose", help="diagnose log files, directories, archives or stdin (-) as one job")
+    d = sub.add_parser("diagnose", help="diagnose log files, directories, archives or stdin (-) as one job",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=DIAGNOSE_EXAMPLES)
     d.add_argument("paths", nargs="*", help="log files, directories of per-rank logs, .gz/.zip/.tar(.gz), or -")
     d.add_argument("--json", action="store_true", help="print the JSON report (the contract other tools read)")
     d.add_argument("--job", help="a job to fetch from a cluster in DENPEX_CONFIG: 812345, 812345_7, NAME/812345, "
                                  "NAME/namespace/job-name, NAME/raysubmit_...")
     d.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    d.add_argument("--exit-code", action="store_true",
+                   help="exit 0 when healthy, 1 when a failure is diagnosed, 3 when a failure is not recognised "
+                        "(2 is always bad input), as git diff --exit-code does")
     d.add_argument("--library", action="append", help="signature directory instead of the bundled one (repeatable)")
     d.set_defaults(func=cmd_diagnose)
 
@@ -288,9 +298,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+DIAGNOSE_EXAMPLES = """examples:
+  denpex diagnose train.log                      one log
+  denpex diagnose logs/ rank*.err job.tar.gz     a job's logs, however they are packed
+  kubectl logs job/train | denpex diagnose -     stdin
+  denpex diagnose --job 812345 --json            a Slurm job from DENPEX_CONFIG, as JSON
+  denpex diagnose --exit-code train.log || page  scripts: 1 a failure named, 3 one not recognised
+"""
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("denpex-bot")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # a bare `denpex`
+        parser.print_help()
+        return EXIT_OK
     try:
         return args.func(args)
     except SignatureFileError as exc:
