@@ -91,6 +91,8 @@ def _input_size(paths: list[str]) -> int:
 def cmd_diagnose(args: argparse.Namespace) -> int:
     if args.job:
         return _diagnose_job(args)
+    if not args.paths and not sys.stdin.isatty():
+        args.paths = ["-"]  # `cat x.log | denpex diagnose`, as ripgrep reads a pipe
     if not args.paths:
         print("denpex: diagnose needs log paths (files, directories, archives, or - for stdin)", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -111,7 +113,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if progress:
         progress.close()
     if report.stats.bytes == 0 and report.flight_recorder is None:
-        print("denpex: the input is empty: nothing to diagnose", file=sys.stderr)
+        named = ", ".join("stdin" if p == "-" else p for p in args.paths)
+        print(f"denpex: {named}: empty, nothing to diagnose", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)
     return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK

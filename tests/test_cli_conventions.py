@@ -41,3 +41,12 @@ def test_exit_code_tells_healthy_diagnosed_and_unrecognised_apart(tmp_path, log,
 def test_an_unknown_signature_id_gets_a_suggestion():
     shown = denpex("signatures", "show", "cuda.oom")
     assert shown.returncode == 2 and "did you mean cuda.out_of_memory" in shown.stderr
+
+
+def test_a_pipe_is_read_without_a_dash_and_an_empty_input_is_named(tmp_path):
+    oom = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB.\n"
+    piped = denpex("diagnose", "--json", stdin=oom)
+    assert piped.returncode == 0 and '"cuda_oom"' in piped.stdout
+    assert "stdin: empty" in denpex("diagnose", stdin="").stderr
+    (tmp_path / "empty.log").write_text("")
+    assert f"{tmp_path / 'empty.log'}: empty" in denpex("diagnose", str(tmp_path / "empty.log")).stderr
