@@ -39,7 +39,8 @@ def evaluate(directory: Path, matcher) -> dict:
 
     rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
     result = {"logs": len(rows), "class_right": 0, "rank_named": 0, "rank_right": 0, "healthy": 0,
-              "healthy_flagged": 0, "ranked": 0, "ranked_right": 0, "misses": []}
+              "healthy_flagged": 0, "ranked": 0, "ranked_right": 0}
+    misses: list[str] = []
     for row in rows:
         if "run" in row:  # a whole run: the inputs a user would give, relative to its directory
             inputs = [str(directory / "runs" / row["run"] / i) for i in row["inputs"]]
@@ -49,25 +50,25 @@ def evaluate(directory: Path, matcher) -> dict:
         report = signatures.diagnose(inputs, matcher=matcher)
         top = report.top
         got = top.class_ if top else report.outcome
+        rank = top.initiating_rank if top else None
         if row["class"] == "healthy":
             result["healthy"] += 1
             result["healthy_flagged"] += got != "healthy"
         if row.get("initiating_rank") is not None:  # the rank on its own, whatever the class
             result["ranked"] += 1
-            result["ranked_right"] += bool(top) and top.initiating_rank == row["initiating_rank"]
+            result["ranked_right"] += top is not None and rank == row["initiating_rank"]
         if got == row["class"]:
             result["class_right"] += 1
             if row["initiating_rank"] is not None:
                 result["rank_named"] += 1
-                if top.initiating_rank == row["initiating_rank"]:
+                if rank == row["initiating_rank"]:
                     result["rank_right"] += 1
                 else:
-                    result["misses"].append(f"{row['file']}: rank {top.initiating_rank}, "
-                                            f"expected {row['initiating_rank']}")
+                    misses.append(f"{row['file']}: rank {rank}, expected {row['initiating_rank']}")
         else:
             sig = f" ({top.signature})" if top else ""
-            result["misses"].append(f"{row['file']}: {got}{sig}, expected {row['class']}")
-    return result
+            misses.append(f"{row['file']}: {got}{sig}, expected {row['class']}")
+    return {**result, "misses": misses}
 
 
 def main() -> int:

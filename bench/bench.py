@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -111,7 +111,8 @@ def run_denpex(path: Path) -> tuple[float, int, dict]:
     started = time.perf_counter()
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
-        out = proc.stdout.read()
+        assert proc.stdout is not None  # stdout=PIPE
+        out = proc.stdout.read()  # not communicate(): it would reap the child before wait4 reads its usage
         _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak RSS
         elapsed = time.perf_counter() - started
         code = os.waitstatus_to_exitcode(status)
@@ -144,7 +145,10 @@ _NEEDLESS_ESCAPE = re.compile(r"\\([/'\"<>!@%=:,;`~#&])")
 def ripgrep_patterns(patterns: list[str]) -> tuple[list[str], list[str]]:
     """The patterns in a form rg accepts (older rg rejects escapes RE2 allows, such as \\/), and those it rejects."""
     rg = shutil.which("rg")
-    ok, rejected = [], []
+    if rg is None:
+        return [], list(patterns)
+    ok: list[str] = []
+    rejected: list[str] = []
     for pat in patterns:
         pat = _NEEDLESS_ESCAPE.sub(r"\1", pat)
         probe = subprocess.run([rg, "--no-config", "-e", pat, "/dev/null"], capture_output=True)

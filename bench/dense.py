@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench as normal  # noqa: E402  (bench.py beside this file)
+import bench as normal
 
 OUT = Path(__file__).resolve().parent / "out"
 PROFILES = ("errors", "tracebacks", "ranks", "normal")

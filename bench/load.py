@@ -49,7 +49,9 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import BinaryIO
 
 import httpx
 
@@ -79,7 +81,8 @@ class _BigBacklogHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
 
 
-fake_server.ThreadingHTTPServer = _BigBacklogHTTPServer  # FakeSlack.start() looks the name up here
+# FakeSlack.start() looks the name up here; mypy refuses any assignment to a class name
+fake_server.ThreadingHTTPServer = _BigBacklogHTTPServer  # type: ignore[misc]
 
 
 class TimedFake(FakeSlack):
@@ -157,13 +160,20 @@ class FakeProcess:
     """The fake Slack in a child process, with what this script and the tests' driver use of a FakeSlack:
     its ids and URLs, channel and user names, and the methods below (one request at a time over a pipe)."""
 
+    # some of the statics start() copies from the child (see _fake_process)
+    bot_token: str
+    signing_secret: str
+    url: str
+    api_url: str
+    pid: int
+
     def __init__(self, channels: dict):
         self.channels_arg = channels
-        self.proc = None
-        self._conn = None
+        self.proc: multiprocessing.process.BaseProcess | None = None
+        self._conn: Connection | None = None
         self._lock = threading.Lock()
 
-    def start(self) -> "FakeProcess":
+    def start(self) -> FakeProcess:
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_fake_process, args=(child, self.channels_arg), name="fake-slack",
@@ -174,12 +184,15 @@ class FakeProcess:
         return self
 
     def _rpc(self, name: str, *args, **kwargs):
+        conn = self._conn
+        if conn is None:
+            raise RuntimeError(f"the fake Slack process is not started ({name})")
         with self._lock:
             try:
-                self._conn.send((name, args, kwargs))
-                if not self._conn.poll(60):
+                conn.send((name, args, kwargs))
+                if not conn.poll(60):
                     raise RuntimeError(f"the fake Slack process did not answer {name} within 60 s")
-                status, result = self._conn.recv()
+                status, result = conn.recv()
             except (EOFError, OSError) as exc:
                 raise RuntimeError(f"the fake Slack process is gone ({name}: {exc!r})") from None
         if status != "ok":
@@ -208,7 +221,7 @@ class FakeProcess:
         return self._rpc("service")
 
     def stop(self) -> None:
-        if self.proc is None:
+        if self.proc is None or self._conn is None:
             return
         try:
             if self.proc.is_alive():
@@ -308,7 +321,7 @@ class Mention:
     warmup: bool = False
     body: bytes | None = None          # the exact event body, for the retry
     event_id: str | None = None
-    acked = None                       # threading.Event, set once the original's ack came back
+    acked: threading.Event = field(default_factory=threading.Event)  # set once the original's ack came back
     sent_at: float | None = None       # wall clock (time.time(), as the fake's call times)
     ack_status: int | None = None
     ack_error: str | None = None
@@ -359,8 +372,8 @@ class Tracker:
         self.by_thread: dict[tuple[str, str], Mention] = {}
         self.msgs: dict[tuple[str, str], BotMsg] = {}
         self.stray: list[BotMsg] = []
-        self.methods = collections.Counter()
-        self.refusals = collections.Counter()
+        self.methods: collections.Counter[str] = collections.Counter()
+        self.refusals: collections.Counter[str] = collections.Counter()
         self.response_urls = 0
         self.last_change = time.time()
         self.lock = threading.Lock()
@@ -394,10 +407,10 @@ class Tracker:
                         mention.bot_msgs.append((channel, ts))
                     self._apply(bm, c)
                 elif c["method"] == "chat.update":
-                    bm = self.msgs.get((c["channel"], c["ts"]))
-                    if bm is not None:
-                        bm.updates += 1
-                        self._apply(bm, c)
+                    updated = self.msgs.get((c["channel"], c["ts"]))
+                    if updated is not None:
+                        updated.updates += 1
+                        self._apply(updated, c)
 
     def _apply(self, bm: BotMsg, call: dict) -> None:
         state, when = call["state"], call["time"]
@@ -410,7 +423,7 @@ class Tracker:
             bm.ever_final = True
             if bm.first_final_at is None:
                 bm.first_final_at = when
-                if bm.prev_at is not None:
+                if bm.prev_at is not None and bm.posted_at is not None:  # a call before: it set both
                     bm.step_s = when - bm.prev_at
                     bm.wait_s = bm.prev_at - bm.posted_at
         if bm.posted_at is None:
@@ -478,7 +491,7 @@ def guarded(cmd: list[str]) -> list[str]:
     return [sys.executable, "-c", _ORPHAN_GUARD, *cmd]
 
 
-def bot_ack_histogram(bot: "Bot") -> dict:
+def bot_ack_histogram(bot: Bot) -> dict:
     """The bot's own `denpex_ack_seconds` (all kinds): what the acks cost inside the bot, as against the
     senders' clock, which also counts the loopback, waitress reading the request and the senders' own waits."""
     try:
@@ -504,14 +517,18 @@ class Bot:
         self.port = free_port()
         self.log_path = workdir / f"bot-{n}.log"
         self.proc: subprocess.Popen | None = None
-        self.log = None
+        self.log: BinaryIO | None = None
         self.acks_inside: dict = {}
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
 
     @property
     def events_url(self) -> str:
         return f"http://{HOST}:{self.port}/slack/events"
 
-    def start(self, timeout: float = 60) -> "Bot":
+    def start(self, timeout: float = 60) -> Bot:
         self.log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(guarded(denpex_cmd() + ["serve", "--http", "--host", HOST, "--port",
                                                              str(self.port)]),
@@ -626,7 +643,7 @@ class RssSampler(threading.Thread):
             if wall <= 0:
                 return None
             return {"window_s": round(wall, 2),
-                    "bots_core_fraction": [round((y - x) / wall, 2) for x, y in zip(a[1], b[1])],
+                    "bots_core_fraction": [round((y - x) / wall, 2) for x, y in zip(a[1], b[1], strict=True)],
                     "benchmark_core_fraction": round((b[2] - a[2]) / wall, 2),
                     "fake_core_fraction": round((b[3] - a[3]) / wall, 2) if self.fake_pid != os.getpid() else None}
 
@@ -678,7 +695,7 @@ while time.monotonic() < end:
 """
 
 
-def start_bot_probe(bot: "Bot", secret: str, limit: float) -> subprocess.Popen:
+def start_bot_probe(bot: Bot, secret: str, limit: float) -> subprocess.Popen:
     """Acks as a quiet client sees them: one signed request at a time from a process of its own, so the
     senders' own interpreter lock (50 threads) is not in the number."""
     return subprocess.Popen(guarded([sys.executable, "-c", BOT_PROBE, bot.events_url, secret, "0.02", str(limit)]),
@@ -719,12 +736,11 @@ def make_mention(fake, tracker: Tracker, index: int, kind: str, channel: str, ru
     text = "<@U0BOT> what happened here?\n" + log
     msg = fake.add_message(channel, text, user=USER)  # the thread the answer goes to must exist
     m = Mention(index, kind, channel, msg["ts"], text, marker, replica, warmup=warmup)
-    m.acked = threading.Event()
     tracker.register(m)
     return m
 
 
-def send_mention(driver: "TimingDriver", m: Mention, op: Op) -> None:
+def send_mention(driver: TimingDriver, m: Mention, op: Op) -> None:
     event = {"type": "app_mention", "user": USER, "channel": m.channel, "ts": m.ts, "text": m.text,
              "event_ts": m.ts, "client_msg_id": secrets.token_hex(16)}
     envelope = driver.event_envelope(event)
@@ -738,7 +754,7 @@ def send_mention(driver: "TimingDriver", m: Mention, op: Op) -> None:
         m.acked.set()
 
 
-def send_retry(driver: "TimingDriver", m: Mention, op: Op, deadline: float) -> None:
+def send_retry(driver: TimingDriver, m: Mention, op: Op, deadline: float) -> None:
     """Slack redelivering the event: the same body and event_id, freshly signed, with the retry headers."""
     while not m.acked.is_set() and not STOP.is_set() and time.monotonic() < deadline:
         m.acked.wait(0.2)
@@ -751,7 +767,7 @@ def send_retry(driver: "TimingDriver", m: Mention, op: Op, deadline: float) -> N
     op.ok = op.status == 200
 
 
-def send_command(driver: "TimingDriver", op: Op) -> None:
+def send_command(driver: TimingDriver, op: Op) -> None:
     resp = _timed(op, driver, lambda: driver.command(op.text, channel_id=op.channel, user_id=USER))
     if resp is None:
         op.ok = False
@@ -790,7 +806,7 @@ class ButtonPicker:
         return None
 
 
-def send_button(driver: "TimingDriver", picker: ButtonPicker, op: Op, deadline: float) -> None:
+def send_button(driver: TimingDriver, picker: ButtonPicker, op: Op, deadline: float) -> None:
     picked = picker.pick(deadline)
     if picked is None:
         op.error, op.ok = "not sent: no answered diagnosis left to press Acknowledge on", False
@@ -824,7 +840,7 @@ class TimingDriver(SlackDriver):
         for attempt in (1, 2):  # a keep-alive connection the bot closed in the meantime is opened again once
             conn = getattr(self.local, "conn", None)
             if conn is None:
-                conn = self.local.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+                conn = self.local.conn = http.client.HTTPConnection(url.hostname or HOST, url.port, timeout=30)
             started = time.perf_counter()
             try:
                 conn.request("POST", url.path, body=body, headers=headers)
@@ -910,7 +926,8 @@ _LEVEL = re.compile(r"^\S+ \S+ (ERROR|WARNING|CRITICAL) (\S+): (.*)$")
 
 def log_findings(path: Path, limit: int = 8) -> dict:
     """Distinct ERROR/WARNING lines and exceptions in a bot's log, numbers normalised, most frequent first."""
-    levels, exceptions = collections.Counter(), collections.Counter()
+    levels: collections.Counter[str] = collections.Counter()
+    exceptions: collections.Counter[str] = collections.Counter()
     examples: dict[str, str] = {}
     lines = path.read_text(errors="replace").splitlines() if path.exists() else []
     in_tb = False
@@ -942,14 +959,15 @@ def evaluate(fake, tracker: Tracker, mentions: list[Mention], burst_start: float
     for channel in sorted({m.channel for m in mentions}):
         for msg in fake.messages(channel):
             stored[(channel, msg["ts"])] = msg
-    counts = collections.Counter()
+    counts: collections.Counter[str] = collections.Counter()
     examples: dict[str, list] = collections.defaultdict(list)
     answer_latency, steps, waits, last_answer = [], [], [], None
     disagreements = overwritten = stuck = 0
-    wrong_kinds = collections.Counter()
-    histogram = collections.Counter()
+    wrong_kinds: collections.Counter[str] = collections.Counter()
+    histogram: collections.Counter[int] = collections.Counter()
     for m in mentions:
-        finals, states = [], []
+        finals: list[tuple[str, bool, BotMsg, dict]] = []
+        states: list[str] = []
         for key in m.bot_msgs:
             bm = tracker.msgs[key]
             msg = stored.get(key)
@@ -965,7 +983,7 @@ def evaluate(fake, tracker: Tracker, mentions: list[Mention], burst_start: float
             if state == PROGRESS:
                 stuck += 1
             states.append(state)
-            if state in FINAL:
+            if state in FINAL and msg is not None:  # a deleted message is not final
                 right = state == ANSWER and KINDS[m.kind] in blob and m.marker in blob
                 finals.append((state, right, bm, msg))
         n = len(finals)
@@ -1237,7 +1255,7 @@ def main(argv=None) -> int:
         for n in range(args.replicas):  # one at a time: the first one migrates the shared database
             bots.append(Bot(n, env, workdir))  # listed first, so a bot that fails to get healthy is stopped too
             bots[-1].start()
-            say(f"bot {n} (pid {bots[-1].proc.pid}) healthy on {bots[-1].events_url}")
+            say(f"bot {n} (pid {bots[-1].pid}) healthy on {bots[-1].events_url}")
         sampler = RssSampler(bots, fake.pid)
         sampler.start()
         client = httpx.Client(timeout=args.http_timeout, trust_env=False,
@@ -1280,8 +1298,10 @@ def main(argv=None) -> int:
             driver = drivers[op.replica]
             try:
                 if op.kind == "mention":
+                    assert op.mention is not None  # mention and retry ops carry their mention
                     send_mention(driver, op.mention, op)
                 elif op.kind == "retry":
+                    assert op.mention is not None
                     send_retry(driver, op.mention, op, deadline)
                 elif op.kind == "command":
                     send_command(driver, op)
@@ -1328,7 +1348,7 @@ def main(argv=None) -> int:
             if op.latency is not None and op.status is not None:
                 by_kind[op.kind].append(op.latency)
         all_lat = [v for vs in by_kind.values() for v in vs]
-        not_200 = collections.Counter()
+        not_200: collections.Counter[str] = collections.Counter()
         unsent = 0
         for op in ops:
             if op.status is None and (not op.error or op.error.startswith("not sent")):
@@ -1396,7 +1416,8 @@ def main(argv=None) -> int:
             shutil.rmtree(workdir, ignore_errors=True)
         return 130 if interrupted else 2
 
-    result["replicas"] = [{"n": b.n, "pid": b.proc.pid, "port": b.port, "exit_code": exit_codes[i],
+    assert sampler is not None  # a result means the run got as far as sampling
+    result["replicas"] = [{"n": b.n, "pid": b.pid, "port": b.port, "exit_code": exit_codes[i],
                            "vmhwm_mb": sampler.hwm_kb[i] / 1024, "sampled_peak_tree_mb": sampler.peak_tree_kb[i] / 1024,
                            "log": log_findings(b.log_path), "acks_inside": b.acks_inside} for i, b in enumerate(bots)]
     a = result["answers"]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.redact import redact  # noqa: E402
+from bot.redact import redact
 
 PLAIN = [
     '[rank{r}]:   File "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py", line {n}, in _call_impl',
@@ -107,7 +107,7 @@ def main() -> None:
     print(f"  one joined text:   {joined:.3f} s  ({args.lines / joined:,.0f} lines/s)")
     print("1 MB single lines:")
     for name, line in one_mb_lines().items():
-        print(f"  {name:<16} {timed(lambda: redact(line), 1):.3f} s")
+        print(f"  {name:<16} {timed(lambda line=line: redact(line), 1):.3f} s")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ Pure: no Slack, no network. The bot and the CLI call `diagnose`.
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from . import _flight
 from ._attribution import apply_flight_recorder, attribute
@@ -14,10 +14,26 @@ from ._cache import cached_matcher
 from ._cases import CaseResult, case_report, run_cases
 from ._engine import ERRORLIKE, Matcher
 from ._events import ScanResult
-from ._lint import coverage_markdown, lint_library
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
-from ._models import (Attribution, Collateral, Diagnosis, Evidence, FirstSeen, FlightRecorder, JobInfo, JobLog, LogLine,
-                      Mismatch, RankLines, Reason, Report, Stats, Stuck, UnrecognisedHint)
+from ._lint import coverage_markdown, lint_library
+from ._models import (
+    Attribution,
+    Collateral,
+    Diagnosis,
+    Evidence,
+    FirstSeen,
+    FlightRecorder,
+    JobInfo,
+    JobLog,
+    LogLine,
+    Mismatch,
+    RankLines,
+    Reason,
+    Report,
+    Stats,
+    Stuck,
+    UnrecognisedHint,
+)
 from ._report import build_report, collateral_line, render_text
 from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes

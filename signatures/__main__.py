@@ -14,8 +14,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import LIBRARY_DIR, Library, SignatureFileError, case_report, coverage_markdown, default_library, \
-    lint_library, load_library, run_cases
+from . import (
+    LIBRARY_DIR,
+    Library,
+    SignatureFileError,
+    case_report,
+    coverage_markdown,
+    default_library,
+    lint_library,
+    load_library,
+    run_cases,
+)
 
 
 def _library(dirs: list[str] | None) -> Library:

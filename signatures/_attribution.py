@@ -51,9 +51,9 @@ import re
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
-from ._refine import refine
 from ._library import Library
 from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own, global_ranks, spawned_ranks
+from ._refine import refine
 from ._schema import Signature
 
 FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
@@ -160,7 +160,7 @@ def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool
     """An error line after which its rank (every rank of its source, for a line naming none) kept training:
     the exception was caught and logged, the process went on."""
     index = scan.sources.index(source) if source in scan.sources else -1
-    ranks = [rank] if rank is not None else sorted({r for (src, r) in scan.progress if src == index})
+    ranks = [rank] if rank is not None else list({r for (src, r) in scan.progress if src == index})
     if not ranks:
         return False
     return all((index, r) in scan.progress and scan.progress[(index, r)][0] > line + 1 for r in ranks)
@@ -282,9 +282,9 @@ def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[
         if others:
             reasons.append(Reason(f"the launcher then stopped {len({w.rank for w in others})} other rank(s): "
                                   "teardown, not the cause", others[0].source, others[0].line))
-        rule = "launcher_fatal_signal" if meaning and view.ranks.get(event.rank) and \
-            view.ranks[event.rank].collateral == [] and any(s.collateral for s in view.ranks.values()) \
-            else "launcher_exit"
+        own = view.ranks.get(event.rank) if event.rank is not None else None
+        rule = "launcher_fatal_signal" if meaning and own and own.collateral == [] and \
+            any(s.collateral for s in view.ranks.values()) else "launcher_exit"
         if rule == "launcher_fatal_signal":
             confidence = "high"
             reasons.append(Reason(f"rank {event.rank} shows no error of its own while the others report the "
@@ -412,14 +412,15 @@ def _silent_or_behind(view: JobView, sig: Signature, ranks: list[int], event: Ev
 
 
 def _stopped_first(view: JobView) -> tuple[int, Reason] | None:
-    timed = {r: s.progress for r, s in view.ranks.items() if s.progress and s.progress.time is not None}
+    timed = [(s.progress.time, r, s.progress) for r, s in view.ranks.items()
+             if s.progress and s.progress.time is not None]
     if len(timed) < 2:
         return None
-    ordered = sorted(timed.items(), key=lambda kv: kv[1].time)
-    (r0, p0), (_, p1) = ordered[0], ordered[1]
-    if p1.time - p0.time < STOPPED_EARLY_SECONDS:
+    ordered = sorted(timed, key=lambda t: t[0])
+    (t0, r0, p0), (t1, _, _) = ordered[0], ordered[1]
+    if t1 - t0 < STOPPED_EARLY_SECONDS:
         return None
-    return r0, Reason(f"rank {r0}'s training progress stopped first (step {p0.step}), {p1.time - p0.time:.0f} s "
+    return r0, Reason(f"rank {r0}'s training progress stopped first (step {p0.step}), {t1 - t0:.0f} s "
                       "before any other rank's", p0.source, p0.line)
 
 
@@ -430,6 +431,7 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
     """The dumps outrank guesses from the text: the one rank that never joined the collective the others wait
     in (or whose sizes differ at the same sequence number) started it."""
     stuck, mismatch = recorder.get("stuck") or {}, recorder.get("mismatch") or {}
+    assert finding.attribution is not None  # attribute() gives every finding one
     weak = finding.attribution.rule in WEAK_RULES or finding.promoted or finding.sig.cls == "nccl_timeout"
     if len(mismatch.get("odd", [])) == 1 and (weak or finding.sig.cls == "collective_mismatch"):
         rank = mismatch["odd"][0]
@@ -445,16 +447,16 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
     finding.attribution = Attribution(rank, "flight_recorder", "high", [Reason(text)] + finding.attribution.reasons[:1])
 
 
-def _first_to_fail(failed: list[Event], lead: float = 5.0) -> tuple[Event, float, int] | None:
+def _first_to_fail(failed: list[Event], lead: float = 5.0) -> tuple[Event, float, int | None] | None:
     """Among launcher records of ranks that failed on their own, the rank whose first record is at least `lead`
     seconds before any other rank's (with its lead and the next rank), if there is one."""
-    firsts: dict[int, Event] = {}
-    for w in sorted((w for w in failed if w.eff_time is not None), key=lambda w: w.eff_time):
-        firsts.setdefault(w.rank, w)
-    order = sorted(firsts.values(), key=lambda w: w.eff_time)
-    if len(order) < 2 or order[1].eff_time - order[0].eff_time < lead:
+    firsts: dict[int | None, tuple[float, Event]] = {}
+    for t, w in sorted(((w.eff_time, w) for w in failed if w.eff_time is not None), key=lambda tw: tw[0]):
+        firsts.setdefault(w.rank, (t, w))
+    order = sorted(firsts.values(), key=lambda tw: tw[0])
+    if len(order) < 2 or order[1][0] - order[0][0] < lead:
         return None
-    return order[0], order[1].eff_time - order[0].eff_time, order[1].rank
+    return order[0][1], order[1][0] - order[0][0], order[1][1].rank
 
 
 def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key,

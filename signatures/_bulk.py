@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress, count, groupby, islice, repeat
 from operator import and_, is_not, itemgetter, not_, or_
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, cast
 
 from ._compiled import _BENIGN
 from ._context import ZERO_DIGITS, time_of
@@ -17,7 +18,9 @@ from ._limits import ERRORLIKE_PER_RANK, FLOOD_BYTES
 from ._lines import _ANSI, PREFIX_CHARS, RAISE_LINE, year_of
 
 if TYPE_CHECKING:
-    from ._engine import _SourceState
+    from ._compiled import _Lazy
+    from ._engine import Matcher, _SourceState
+    from ._events import ErrorLine
 
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 _ANSI_BYTES = re.compile(_ANSI.pattern.encode())
@@ -36,6 +39,25 @@ class _Window:
 
 class BulkCounting:
     """_Scan's counting of flood windows in bulk (a mixin: it uses _Scan's state)."""
+
+    # what it uses of _Scan, declared for the type checker
+    m: Matcher
+    counts: dict[tuple[str, int | None], int]
+    errorlike: dict[int | None, list[ErrorLine]]
+    ranks: set[int]
+    hosts: set[str]
+    full_ranks: dict[str, set[int | None]]
+    full_errorlike: set[int | None]
+    numbered: tuple[int, int]
+
+    if TYPE_CHECKING:
+        def _number(self, data: bytearray, ls: int) -> int: ...
+        def _scan_lines(self, st: _SourceState, data: bytearray, lo: int, hi: int, watch: bool = False) -> int: ...
+        def _hit(self, regex: _Lazy, subject: bytes, shape: bytes | None) -> bool: ...
+        def _remember(self, regex: _Lazy, shape: bytes, hit: bool) -> None: ...
+        def _known(self, regex: _Lazy) -> dict[bytes, bool]: ...
+        def _quota(self, key: tuple) -> int: ...
+        def _errorlike_full(self, rank: int | None) -> bool: ...
 
     def _bulk(self, st: _SourceState, data: bytearray, lo: int, hi: int) -> tuple[int, int]:
         """Count lines of data[lo:hi] in bulk, from the plans of their shapes (see _flood), up to the first line
@@ -62,7 +84,7 @@ class BulkCounting:
                         self.full_errorlike.add(rank)
                         continue
                     room = ERRORLIKE_PER_RANK - len(self.errorlike.get(rank, ()))
-                    special.update(islice((i for i, r in zip(idxs, eff) if r == rank), room))
+                    special.update(islice((i for i, r in zip(idxs, eff, strict=True) if r == rank), room))
             firings = []
             for f in plan.firings:
                 fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, lo, line_no)
@@ -75,7 +97,7 @@ class BulkCounting:
                     else:
                         room = len(idxs) if -1 not in st.all_seen.get(f.sig.id, {}) else 0
                     if room:
-                        special.update(islice((i for i, hit, r in zip(idxs, fires, eff) if hit and r == rank), room))
+                        special.update(islice((i for i, hit, r in zip(idxs, fires, eff, strict=True) if hit and r == rank), room))
                 firings.append((f, fires))
             work.append((plan, idxs, picked, ranks, firings))
         if len(special) > len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
@@ -92,7 +114,7 @@ class BulkCounting:
         st.flood = candidates * FLOOD_BYTES >= w.end - lo
         return w.end, w.rest
 
-    def _count_in_bulk(self, st: _SourceState, w: "_Window", work: list, start: int, stop: int, line_no: int) -> None:
+    def _count_in_bulk(self, st: _SourceState, w: _Window, work: list, start: int, stop: int, line_no: int) -> None:
         """What _candidate would do to lines start..stop-1 of window `w`, none of which adds an event: count them,
         note their ranks and hosts, and perhaps the last error-like line or the last stamped prefix."""
         if start >= stop:
@@ -126,7 +148,9 @@ class BulkCounting:
         raw = bytes(data[lo:end])
         odd = raw.find(b"\r")  # a \r splits a line; a non-ASCII byte makes its text differ from its bytes
         if not raw.isascii():
-            first = _NON_ASCII.search(raw).start()
+            non_ascii = _NON_ASCII.search(raw)
+            assert non_ascii is not None  # raw is not ASCII
+            first = non_ascii.start()
             odd = first if odd < 0 else min(odd, first)
         if odd >= 0:  # bulk counting stops at that line, the line path takes it, and bulk counting resumes
             end = lo + raw.rfind(b"\n", 0, odd) + 1
@@ -217,12 +241,12 @@ class BulkCounting:
         missing = [k for k, hit in enumerate(found) if hit is None]
         if missing:
             distinct = list(dict.fromkeys(map(shapes.__getitem__, missing)))
-            now = dict(zip(distinct, regex.hits(distinct)))
+            now = dict(zip(distinct, regex.hits(distinct), strict=True))
             for shape, hit in now.items():
                 self._remember(regex, shape, hit)
             for k in missing:
                 found[k] = now[shapes[k]]
-        return found
+        return cast(list[bool], found)  # every None was filled in just above
 
     def _hits_with_above(self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes],
                          lo: int, line_no: int) -> list[bool]:
@@ -244,4 +268,4 @@ class BulkCounting:
             above = st.context.lines_before(line_no + i, ls, n)
             subject = "\n".join(above + [lines[i].decode()]).encode()
             found[k] = self._hit(regex, subject, subject.translate(ZERO_DIGITS))
-        return found
+        return cast(list[bool], found)  # filled: idxs[near:] in one batch, idxs[:near] one by one

@@ -49,7 +49,8 @@ def cache_dir() -> Path | None:
 
 def fingerprint(directories: list[Path]) -> str:
     digest = hashlib.sha256()
-    digest.update(f"{CACHE_FORMAT}|{sys.version}|{hyperscan.__version__}|{Path(__file__).parent}".encode())
+    version = hyperscan.__version__  # type: ignore[attr-defined]  # set by the module, missing from its stub
+    digest.update(f"{CACHE_FORMAT}|{sys.version}|{version}|{Path(__file__).parent}".encode())
     for engine_file in sorted(Path(__file__).parent.glob("_*.py")):  # a code change invalidates too
         digest.update(engine_file.read_bytes())
     digest.update(TAXONOMY_FILE.read_bytes())

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Iterable
 
 import hyperscan
 from re2 import _re2
@@ -24,7 +24,9 @@ class _Lazy:
     __slots__ = ("source", "caseless", "blind", "_compiled", "_names")
 
     def __init__(self, source: str, caseless: bool):
-        self.source, self.caseless, self._compiled, self._names = source, caseless, None, None
+        self.source, self.caseless = source, caseless
+        self._compiled = None
+        self._names: list[tuple[str, int]] = []  # (group name, index) of the compiled regex
         self.blind = digit_blind(source)
 
     def _regex(self):
@@ -59,7 +61,7 @@ class _Lazy:
         return self.source, self.caseless
 
     def __setstate__(self, state):
-        self.__init__(*state)
+        _Lazy.__init__(self, *state)
 
 
 @dataclass
@@ -94,7 +96,7 @@ class _Database:
         return hyperscan.dumpb(self.db)
 
     def __setstate__(self, state):
-        self.__init__(hyperscan.loadb(state, mode=hyperscan.HS_MODE_BLOCK))
+        _Database.__init__(self, hyperscan.loadb(state, mode=hyperscan.HS_MODE_BLOCK))
 
 
 class _SigRuntime:
@@ -104,7 +106,7 @@ class _SigRuntime:
         self.sig = sig
         self.exclude = [_Lazy(e.regex, e.caseless) for e in sig.exclude]
         self.patterns = [_Lazy(p.regex, p.caseless) for p in sig.patterns if not p.lines_before]
-        self.progress_db = None
+        self.progress_db: _Database | None = None
         self.progress: dict[int, list[_Compiled]] = {}
         if sig.absence is not None:
             self.progress_db, self.progress, _ = _build_db(
@@ -114,7 +116,9 @@ class _SigRuntime:
         return any(r.hit(subject) for r in self.exclude)
 
 
-def _build_db(entries: Iterable[tuple[str, Pattern, Signature | None, int]]):
+def _build_db(
+    entries: Iterable[tuple[str, Pattern, Signature | None, int]],
+) -> tuple[_Database, dict[int, list[_Compiled]], dict[tuple[bytes, bool], int]]:
     """(database, the patterns of each literal id, the literal ids)"""
     literal_ids: dict[tuple[bytes, bool], int] = {}
     by_literal: dict[int, list[_Compiled]] = {}

@@ -11,8 +11,8 @@ and host, read without parse_prefix's ten regexes, and remembered by the prefix'
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from bisect import bisect_left
+from dataclasses import dataclass, field
 
 from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, PREFIX_CHARS, parse_time, strip_ansi
 
@@ -145,12 +145,20 @@ class _Row:
         self.text = text = _decode(raw)
         head = text[:PREFIX_CHARS]
         self.rank = prefix_of(head.encode())[0] if head.isascii() else rank_and_host(head)[0]
-        self._time, self._year = _UNSET, None
+        self._time: float | None = None
+        self._year: int | None | object = _UNSET  # the year _time was parsed with; _UNSET: not parsed yet
 
     def time(self, year: int | None) -> float | None:
-        if self._time is _UNSET or self._year != year:  # the source's year is learnt once, early
+        if self._year != year:  # the source's year is learnt once, early
             self._time, self._year = time_of(self.text[:PREFIX_CHARS], year), year
         return self._time
+
+
+class _NumberedRow(_Row):
+    """A row kept by Surroundings: a whole line, so it has a number (only a \r-segment's row has none)."""
+
+    __slots__ = ()
+    number: int
 
 
 _ALL = object()  # the index key of every row, whatever its rank
@@ -171,7 +179,7 @@ class Surroundings:
         self.data: bytes | bytearray = b""
         self.n = 0
         self._tail = b""
-        self._rows: list[_Row] = []           # consecutive lines: _rows[i].number == _rows[0].number + i
+        self._rows: list[_NumberedRow] = []           # consecutive lines: _rows[i].number == _rows[0].number + i
         self._index: dict[object, tuple[list[int], list[int], list[int]]] = {}  # rank -> line, header, frame numbers
         self._below: dict[int, tuple[str, int | None]] = {}  # continuation views of this block's lines, by offset
         self._mark = 0                        # lines up to this number were examined for a timestamp ...
@@ -224,7 +232,7 @@ class Surroundings:
         for raw in self._up(ls):
             if number <= last or number < top:
                 break
-            new.append(_Row(number, raw))
+            new.append(_NumberedRow(number, raw))
             number -= 1
         if new and rows and new[-1].number != last + 1:  # the tail ran out before reaching the kept rows
             rows.clear()
@@ -238,7 +246,7 @@ class Surroundings:
             for row in rows:
                 self._index_row(row)
 
-    def _index_row(self, row: _Row) -> None:
+    def _index_row(self, row: _NumberedRow) -> None:
         for key in (row.rank, _ALL):
             lines, headers, frames = self._index.setdefault(key, ([], [], []))
             lines.append(row.number)
@@ -247,7 +255,7 @@ class Surroundings:
             if 'File "' in row.text[:300]:
                 frames.append(row.number)
 
-    def _row(self, number: int) -> _Row:
+    def _row(self, number: int) -> _NumberedRow:
         return self._rows[number - self._rows[0].number]
 
     def _above(self, line_no: int, ls: int):
@@ -266,7 +274,7 @@ class Surroundings:
 
     def lines_before(self, line_no: int, ls: int, count: int) -> list[str]:
         """The texts of the `count` lines above, oldest first."""
-        out = []
+        out: list[str] = []
         for row in self._above(line_no, ls):
             if len(out) == count:
                 break
@@ -303,7 +311,7 @@ class Surroundings:
         self._mark, self._stamp = max(self._mark, line_no - 1), None
         return None
 
-    def traceback(self, line_no: int, ls: int, rank: int | None, facts: "TracebackFacts | None" = None) -> list[str]:
+    def traceback(self, line_no: int, ls: int, rank: int | None, facts: TracebackFacts | None = None) -> list[str]:
         """The frames above an exception line, from its rank (or no rank), after that rank's last
         "Traceback (most recent call last)" among the TRACEBACK_LOOKBACK lines above: from the
         third-last `File "` frame on, at most 12 lines. `facts`, when given, gets every `File "` line of

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import hyperscan
 
 from . import _trend
 from ._bulk import BulkCounting
-from ._compiled import _BENIGN, _build_db, _Compiled, _Lazy, _ShapeScanner, _SigRuntime
+from ._compiled import _BENIGN, _build_db, _Compiled, _Database, _Lazy, _ShapeScanner, _SigRuntime
 from ._context import (
     _TRACEBACK,
     ZERO_DIGITS,
@@ -127,7 +127,10 @@ class Matcher:
         self.literal_bits = max(1, (len(self.by_literal) - 1).bit_length())
         self.errorlike = [c.regex for cs in self.by_literal.values() for c in cs if c.kind == "errorlike"]
         self.plans = Plans(_ShapeScanner(literal_ids), self.by_literal, self.runtime)
-        self.trend_db, by_literal, _ = _build_db(trend) if trend else (None, {}, {})
+        self.trend_db: _Database | None = None
+        by_literal: dict[int, list[_Compiled]] = {}
+        if trend:
+            self.trend_db, by_literal, _ = _build_db(trend)
         self.trend_patterns = list({id(c): c for cs in by_literal.values() for c in cs}.values())
 
     def scan(self, sources: Iterable[Source], progress: Callable[[int], None] | None = None) -> ScanResult:
@@ -347,7 +350,7 @@ class _Scan(BulkCounting, RuleKinds):
             subject = text.encode()  # what RE2 reads: the text, as UTF-8
         shape = subject.translate(ZERO_DIGITS) if len(subject) <= MEMO_CHARS else None
         who = None  # the line's prefix, parsed when the first pattern needs it
-        fired = ()
+        fired: tuple[str, ...] = ()
         late = False  # the line went to _settle as a candidate for the last error-like line: done with those
         for lid in ids:
             for cp in self.m.by_literal[lid]:
@@ -358,6 +361,7 @@ class _Scan(BulkCounting, RuleKinds):
                         late = self._errorlike(st, cp, subject, shape, text, line_no, who[0], ls, le)
                     continue
                 sig = cp.sig
+                assert sig is not None  # only the error-like patterns have no signature
                 if sig.id in fired:
                     continue
                 if cp.lines_before:
@@ -422,13 +426,13 @@ class _Scan(BulkCounting, RuleKinds):
 
     def _own_time(self, st: _SourceState, who: list, text: str, line_no: int) -> float | None:
         if who[2] is _UNPARSED:
-            who[2] = time_of(text[:PREFIX_CHARS], st.year)
-            st.context.saw_time(line_no, who[2])
-            if who[2] is not None:
-                st.last_time = who[2]
+            who[2] = time = time_of(text[:PREFIX_CHARS], st.year)
+            st.context.saw_time(line_no, time)
+            if time is not None:
+                st.last_time = time
                 st.untimed.clear()  # all above this line
                 if st.year is None:
-                    st.year = year_of(who[2])
+                    st.year = year_of(time)
         return who[2]
 
     def _time_above(self, st: _SourceState, line_no: int, ls: int) -> float | None:
@@ -476,7 +480,7 @@ class _Scan(BulkCounting, RuleKinds):
             return self._event(st, rt, cp, found, text, target, ls, le, line_no, who, rank)
 
         if sig.count is not None:
-            self._count(st, sig, rank, text, event)
+            self._count(st, sig, sig.count, rank, text, event)
         elif cp.kind == "start":
             if sig.id not in st.pending:  # a save still pending keeps its first line as evidence
                 st.pending[sig.id] = e = event()
@@ -499,7 +503,7 @@ class _Scan(BulkCounting, RuleKinds):
     def _event(self, st: _SourceState, rt: _SigRuntime, cp: _Compiled, found, text: str, target: str, ls: int,
                le: int, line_no: int, who: list, rank: int | None) -> Event:
         sig = rt.sig
-        values = dict(found) if found is not None else cp.regex.groups(target)
+        values = dict(found) if found is not None else cp.regex.groups(target) or {}  # it matched: never None
         if values.get("rank", "").isdigit():
             del values["rank"]  # already the event's rank
         host = values.pop("host") if "host" in values else who[1] or st.source.host_hint

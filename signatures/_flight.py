@@ -21,7 +21,7 @@ import pickle
 import re
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ._sources import InputError, Source, source_from_bytes
 
@@ -51,9 +51,8 @@ def error_file_source(source: Source) -> Source:
             message = {"message": message}
         extra = message.get("extraInfo") or {}
         text = str(extra.get("py_callstack") or message.get("message") or "")
-        stamp = extra.get("timestamp")
-        when = datetime.fromtimestamp(int(stamp), timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ ") \
-            if str(stamp or "").isdigit() else ""
+        stamp = str(extra.get("timestamp") or "")
+        when = datetime.fromtimestamp(int(stamp), UTC).strftime("%Y-%m-%dT%H:%M:%SZ ") if stamp.isdigit() else ""
     except (ValueError, KeyError, TypeError, AttributeError, OverflowError, OSError):
         return source_from_bytes(source.name, data)  # not the shape we know: read it as text
     lines = [when + line for line in text.splitlines() if line.strip()]
@@ -106,13 +105,13 @@ def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
                  "ranks_missing": sorted(expected - set(present))}
     if out["ranks_missing"]:
         out["enable"] = ENABLE_HINT
-    ranked = [d for d in dumps if d.rank is not None and d.entries]
+    ranked = [(d.rank, d) for d in dumps if d.rank is not None and d.entries]
     if len(ranked) < 2:
         return out
     newest: dict[int, dict] = {}
-    for d in ranked:
+    for rank, d in ranked:
         default = [e for e in d.entries if _pg(e) == "0"] or d.entries
-        newest[d.rank] = max(default, key=lambda e: e["collective_seq_id"])
+        newest[rank] = max(default, key=lambda e: e["collective_seq_id"])
     # the collective most ranks got to last (gloo records every entry as "scheduled": states alone cannot
     # tell, the sequence numbers can)
     stuck_seq, _ = Counter(e["collective_seq_id"] for e in newest.values()).most_common(1)[0]
@@ -124,9 +123,9 @@ def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
                         "not_joined": behind,
                         "newest_of_not_joined": {r: newest[r]["collective_seq_id"] for r in behind}}
     by_seq: dict[int, dict[int, str]] = {}
-    for d in ranked:
+    for rank, d in ranked:
         for e in d.entries:
-            by_seq.setdefault(e["collective_seq_id"], {})[d.rank] = f"{e.get('profiling_name')} {e.get('input_sizes')}"
+            by_seq.setdefault(e["collective_seq_id"], {})[rank] = f"{e.get('profiling_name')} {e.get('input_sizes')}"
     for seq in sorted(by_seq):
         shapes = by_seq[seq]
         if len(set(shapes.values())) > 1 and len(shapes) >= 2:

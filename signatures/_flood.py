@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._context import ZERO_DIGITS, has_clock, prefix_spans
 from ._lines import PREFIX_CHARS
+
+if TYPE_CHECKING:
+    from ._schema import Signature
 
 SHAPE_CHARS = 1024   # longer lines are left to the line path
 PLANS_KEPT = 4096    # shapes whose plans are remembered; all are forgotten when full
@@ -48,8 +52,8 @@ def digit_blind(regex: str) -> bool:
             i += regex.startswith("^", i)
             i += regex.startswith("]", i)  # a leading ] is a member, not the end
             in_class = True
-        elif c == "{" and _REPEAT.match(regex, i):
-            i = _REPEAT.match(regex, i).end()
+        elif c == "{" and (repeat := _REPEAT.match(regex, i)):
+            i = repeat.end()
         elif c.isdigit():
             return False
         else:
@@ -72,7 +76,7 @@ class Firing:
     Its lines fire it when `always`, or when one of `tests` matches, unless one of `vetoes` (its
     digit-seeing excludes) matches. `kind` is "plain" (kept or counted per rank) or "all"."""
 
-    sig: object    # a Signature
+    sig: Signature
     kind: str
     always: bool
     tests: tuple[Test, ...]
@@ -109,7 +113,7 @@ class Plans:
         return self.scan_shape, self.by_literal, self.runtime
 
     def __setstate__(self, state):
-        self.__init__(*state)
+        Plans.__init__(self, *state)
 
     def of(self, shapes: list[bytes], most_new: int) -> list[Plan] | None:
         """The plans of `shapes`, or None when more than `most_new` of them are new (too varied to be a flood)."""

@@ -47,7 +47,7 @@ class Library:
                 return sig
         raise KeyError(sig_id)
 
-    def subset(self, ids: set[str]) -> "Library":
+    def subset(self, ids: set[str]) -> Library:
         return Library([s for s in self.signatures if s.id in ids], self.taxonomy,
                        {k: v for k, v in self.paths.items() if k in ids})
 

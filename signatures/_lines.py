@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 
 PREFIX_CHARS = 160
 
@@ -92,7 +92,7 @@ def parse_prefix(line: str, default_year: int | None = None) -> Prefix:
 def parse_time(head: str, default_year: int | None = None) -> float | None:
     m = _ISO.search(head)
     if m:
-        tz = timezone.utc
+        tz = UTC
         if m.group("tz") and m.group("tz") != "Z":
             raw = m.group("tz").replace(":", "")
             sign = 1 if raw[0] == "+" else -1
@@ -100,14 +100,14 @@ def parse_time(head: str, default_year: int | None = None) -> float | None:
 
             tz = timezone(sign * timedelta(hours=int(raw[1:3]), minutes=int(raw[3:5])))
         return _epoch(int(m.group("y")), int(m.group("mo")), int(m.group("d")), m, tz)
-    year = default_year or datetime.now(timezone.utc).year
+    year = default_year or datetime.now(UTC).year
     m = _GLOG.search(head)
     if m:
-        return _epoch(year, int(m.group("mo")), int(m.group("d")), m, timezone.utc)
+        return _epoch(year, int(m.group("mo")), int(m.group("d")), m, UTC)
     m = _SYSLOG.search(head)
     if m:
         y = int(m.group("y")) if m.group("y") else year
-        return _epoch(y, _MONTHS[m.group("mon")], int(m.group("d")), m, timezone.utc)
+        return _epoch(y, _MONTHS[m.group("mon")], int(m.group("d")), m, UTC)
     return None
 
 
@@ -121,13 +121,13 @@ def _epoch(y: int, mo: int, d: int, m: re.Match, tz) -> float | None:
 
 
 def year_of(ts: float | None) -> int | None:
-    return datetime.fromtimestamp(ts, timezone.utc).year if ts is not None else None
+    return datetime.fromtimestamp(ts, UTC).year if ts is not None else None
 
 
 def iso(ts: float | None) -> str | None:
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def rank_from_path(name: str) -> int | None:

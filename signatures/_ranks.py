@@ -37,7 +37,7 @@ def global_ranks(events: list[Event]) -> list[Event]:
     if not table:
         return events
     return [dataclasses.replace(e, rank=table[e.values["pid"]])
-            if "local_rank:" in e.text and table.get(e.values.get("pid"), e.rank) != e.rank else e for e in events]
+            if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank else e for e in events]
 
 
 SPAWN_SECTION = 200  # lines after mp.spawn's "-- Process N terminated with the following error:" that are N's
@@ -116,8 +116,8 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
     def state(rank: int) -> RankState:
         return states.setdefault(rank, RankState(rank))
 
-    for rank in scan.ranks:
-        state(rank)
+    for seen in scan.ranks:
+        state(seen)
     for (source_index, rank), (line, step, time) in scan.progress.items():
         if rank is None:
             continue

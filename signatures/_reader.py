@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import lzma
 import zlib
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 from . import _trend
 from ._limits import BLOCK, MAX_LINE

@@ -8,8 +8,19 @@ import textwrap
 from ._attribution import Finding, fill, survived
 from ._events import Event, ScanResult
 from ._lines import iso
-from ._models import (Attribution, Collateral, Diagnosis, Evidence, FirstSeen, FlightRecorder, LogLine, RankLines,
-                      Report, Stats, UnrecognisedHint)
+from ._models import (
+    Attribution,
+    Collateral,
+    Diagnosis,
+    Evidence,
+    FirstSeen,
+    FlightRecorder,
+    LogLine,
+    RankLines,
+    Report,
+    Stats,
+    UnrecognisedHint,
+)
 
 EVIDENCE_SAME_SIGNATURE = 5
 EVIDENCE_LAUNCHER = 3
@@ -121,11 +132,13 @@ def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxo
 
 def _ranks(ranks: list[int]) -> str:
     """[0,1,2,3,5] -> '0-3, 5'"""
-    out, start, prev = [], None, None
-    for r in sorted(ranks) + [None]:
+    out: list[str] = []
+    start: int | None = None
+    prev: int | None = None
+    for r in [*sorted(ranks), None]:
         if start is None:
             start = prev = r
-        elif r is not None and r == prev + 1:
+        elif r is not None and prev is not None and r == prev + 1:
             prev = r
         else:
             out.append(f"{start}" if start == prev else f"{start}-{prev}")

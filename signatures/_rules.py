@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 import hyperscan
 
@@ -11,10 +12,11 @@ from . import _trend
 from ._events import Event
 from ._limits import TEXT_CHARS
 from ._lines import parse_prefix, strip_ansi
-from ._schema import Signature
+from ._schema import Count, Signature
 
 if TYPE_CHECKING:
-    from ._engine import _SourceState
+    from ._compiled import _SigRuntime
+    from ._engine import Matcher, _SourceState
 
 # what precedes a message: launcher labels, then a timestamp (ISO, logging, glog)
 _LINE_PREFIX = re.compile(r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
@@ -24,9 +26,18 @@ _LINE_PREFIX = re.compile(r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s
 class RuleKinds:
     """_Scan's rule kinds beyond a plain match: count, trend and absence rules (a mixin: it uses _Scan's state)."""
 
-    def _count(self, st: _SourceState, sig: Signature, rank: int | None, text: str, event: Callable[[], Event]) -> None:
-        """A count rule: the event is built when the threshold is reached; later matches update its count."""
-        rule = sig.count
+    # what it uses of _Scan, declared for the type checker
+    m: Matcher
+    events: dict[tuple[str, int | None], list[Event]]
+    completed: dict[str, int]
+    rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
+
+    if TYPE_CHECKING:
+        def _add(self, event: Event, st: _SourceState) -> None: ...
+
+    def _count(self, st: _SourceState, sig: Signature, rule: Count, rank: int | None, text: str,
+               event: Callable[[], Event]) -> None:
+        """A count rule (sig's): the event is built when the threshold is reached; later matches update its count."""
         if rule.distinct:
             seen = st.count_texts.setdefault(sig.id, set())
             body = _LINE_PREFIX.sub("", text[:TEXT_CHARS], count=1)  # the same message at another time is a repeat
@@ -48,6 +59,8 @@ class RuleKinds:
 
     def _scan_trend(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, marks: list[int]) -> None:
         """Sample the block's trend lines (see _trend) into per-rank, per-name series."""
+        db = self.m.trend_db
+        assert db is not None  # scan_source samples trends only when the library has trend rules
         width, per_window = _trend.windows(n_bytes, st.source.size)
         with memoryview(data) as view:
             for w, lo in enumerate(range(0, n_bytes, width)):
@@ -59,7 +72,7 @@ class RuleKinds:
                     return len(got) >= per_window
 
                 try:
-                    self.m.trend_db.scan(view[lo:hi], on_hit)
+                    db.scan(view[lo:hi], on_hit)
                 except hyperscan.ScanTerminated:
                     pass
                 if not got:
@@ -88,6 +101,7 @@ class RuleKinds:
         prefix = None
         for cp in self.m.trend_patterns:
             sig = cp.sig
+            assert sig is not None and sig.trend is not None  # trend patterns belong to trend rules
             mt = cp.regex.search(text)
             if mt is None or self.m.runtime[sig.id].excluded(text.encode()):
                 continue
@@ -111,6 +125,7 @@ class RuleKinds:
     def _finish_trends(self, st: _SourceState) -> None:
         for (sig_id, rank, name), series in st.series.items():
             sig = self.m.runtime[sig_id].sig
+            assert sig.trend is not None  # only trend rules have series
             found = _trend.diverged(series.observed(), sig.trend)
             if found is None:
                 continue
@@ -124,30 +139,39 @@ class RuleKinds:
             event.after = [f"{found.last.line}: {found.last.text}"] if found.last is not up else []
             self._add(event, st)
 
-    def _check_pending(self, st: _SourceState, data: bytearray, offset: int, n_bytes: int) -> None:
+    def _check_pending(self, st: _SourceState, data: bytes | bytearray, offset: int, n_bytes: int) -> None:
         """Clear pending absence rules that see completion or progress in data[offset:n_bytes]."""
         for sig_id in list(st.pending):
-            rt = self.m.runtime[sig_id]
-            view = memoryview(data)[offset:n_bytes]
-            found = []
-
-            def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
-                ls = data.rfind(b"\n", 0, offset + end) + 1
-                le = data.find(b"\n", offset + end, n_bytes)
-                line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
-                for cp in rt.progress[lid]:
-                    if cp.regex.search(line):
-                        found.append(cp.pattern_index < len(rt.sig.absence.complete))  # completion, not progress
-                        return True
-                return None
-
-            try:
-                rt.progress_db.scan(view, on_hit)
-            except hyperscan.ScanTerminated:
-                pass
-            view.release()
-            if found:
+            seen = self._progress_seen(self.m.runtime[sig_id], data, offset, n_bytes)
+            if seen is not None:
                 del st.pending[sig_id]
-                if found[0]:
+                if seen == "complete":
                     self.completed[sig_id] = self.completed.get(sig_id, 0) + 1
                     st.completed[sig_id] = st.completed.get(sig_id, 0) + 1
+
+    @staticmethod
+    def _progress_seen(rt: _SigRuntime, data: bytes | bytearray, offset: int, n_bytes: int) -> Literal["complete", "progress"] | None:
+        """What the first line of data[offset:n_bytes] that shows rt's absence rule moving shows, or None."""
+        assert rt.sig.absence is not None and rt.progress_db is not None  # only absence rules are pending
+        n_complete = len(rt.sig.absence.complete)  # the progress patterns come after the completion ones
+        view = memoryview(data)[offset:n_bytes]
+        found = []
+
+        def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
+            ls = data.rfind(b"\n", 0, offset + end) + 1
+            le = data.find(b"\n", offset + end, n_bytes)
+            line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
+            for cp in rt.progress[lid]:
+                if cp.regex.search(line):
+                    found.append(cp.pattern_index < n_complete)  # completion, not progress
+                    return True
+            return None
+
+        try:
+            rt.progress_db.scan(view, on_hit)
+        except hyperscan.ScanTerminated:
+            pass
+        view.release()
+        if not found:
+            return None
+        return "complete" if found[0] else "progress"

@@ -37,7 +37,7 @@ class Pattern(_Strict):
     lines_before: int = Field(0, ge=0, le=8)
 
     @model_validator(mode="after")
-    def _valid(self) -> "Pattern":
+    def _valid(self) -> Pattern:
         if (self.literal is None) == (not self.literals):
             raise ValueError("give exactly one of `literal` or `literals` (any of which prefilters the regex)")
         for lit in self.all_literals:
@@ -67,7 +67,7 @@ class Refines(_Strict):
     context: str
 
     @model_validator(mode="after")
-    def _valid(self) -> "Refines":
+    def _valid(self) -> Refines:
         compile_regex(self.context, False)
         return self
 
@@ -79,7 +79,7 @@ class Exclude(_Strict):
     caseless: bool = False
 
     @model_validator(mode="after")
-    def _regex_compiles(self) -> "Exclude":
+    def _regex_compiles(self) -> Exclude:
         compile_regex(self.regex, self.caseless)
         return self
 
@@ -183,7 +183,7 @@ class Signature(_Strict):
         return v
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Signature":
+    def _consistent(self) -> Signature:
         if not self.patterns and self.absence is None:
             raise ValueError("a signature needs `patterns` or an `absence` rule")
         if self.absence is not None and self.patterns:

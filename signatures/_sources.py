@@ -15,14 +15,15 @@ import os
 import shutil
 import stat
 import sys
-import tempfile
 import tarfile
+import tempfile
 import time
 import zipfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import IO, cast
 
 from ._lines import host_from_path, rank_from_path
 
@@ -42,7 +43,7 @@ class InputError(Exception):
 @dataclass
 class Source:
     name: str
-    stream: BinaryIO
+    stream: IO[bytes]
     size: int | None
     rank_hint: int | None
     host_hint: str | None
@@ -86,8 +87,8 @@ class Budget:
         self.deadline = time.monotonic() + max_seconds
         self.total = 0
 
-    def wrap(self, name: str, stream: BinaryIO) -> BinaryIO:
-        return _Bounded(name, stream, self)
+    def wrap(self, name: str, stream: IO[bytes]) -> IO[bytes]:
+        return cast(IO[bytes], _Bounded(name, stream, self))  # an io.RawIOBase: typeshed does not count it as IO
 
     def charge(self, name: str, n: int, so_far: int) -> None:
         self.total += n
@@ -109,7 +110,7 @@ def _size(n: int) -> str:
 class _Bounded(io.RawIOBase):
     """A read-only stream that charges every byte it hands out to a Budget."""
 
-    def __init__(self, name: str, stream: BinaryIO, budget: Budget):
+    def __init__(self, name: str, stream: IO[bytes], budget: Budget):
         self.name, self._stream, self._budget, self._read = name, stream, budget, 0
 
     def readable(self) -> bool:
@@ -128,7 +129,7 @@ class _Bounded(io.RawIOBase):
 class _Peeked(io.RawIOBase):
     """A stream whose first bytes were already read: gives them back first."""
 
-    def __init__(self, head: bytes, rest: BinaryIO):
+    def __init__(self, head: bytes, rest: IO[bytes]):
         self._head = memoryview(head)
         self._rest = rest
 
@@ -146,22 +147,23 @@ class _Peeked(io.RawIOBase):
         return len(data)
 
 
-def _read_head(stream: BinaryIO, name: str) -> bytes:
+def _read_head(stream: IO[bytes], name: str) -> bytes:
     try:
         return stream.read(SNIFF)
     except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
         raise InputError(f"{name}: cannot read: {exc}") from None
 
 
-def _decompressor(kind: str, stream: BinaryIO) -> BinaryIO:
+def _decompressor(kind: str, stream: IO[bytes]) -> IO[bytes]:
+    # the decompressors are io.BufferedIOBase: file objects that typeshed does not count as typing.IO
     if kind == "gzip":
-        return gzip.GzipFile(fileobj=stream)
+        return cast(IO[bytes], gzip.GzipFile(fileobj=stream))
     if kind == "bz2":
-        return bz2.BZ2File(stream)
-    return lzma.LZMAFile(stream)
+        return cast(IO[bytes], bz2.BZ2File(stream))
+    return cast(IO[bytes], lzma.LZMAFile(stream))
 
 
-def _expand_stream(name: str, stream: BinaryIO, size: int | None, budget: Budget, depth: int = 0,
+def _expand_stream(name: str, stream: IO[bytes], size: int | None, budget: Budget, depth: int = 0,
                    layers: int = 0) -> Iterator[Source]:
     """`depth` counts archives (tar, zip) around this stream; `layers` counts compression around it."""
     head = _read_head(stream, name)
@@ -185,7 +187,7 @@ def _expand_stream(name: str, stream: BinaryIO, size: int | None, budget: Budget
     yield Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
 
 
-def _expand_tar(name: str, stream: BinaryIO, budget: Budget, depth: int) -> Iterator[Source]:
+def _expand_tar(name: str, stream: IO[bytes], budget: Budget, depth: int) -> Iterator[Source]:
     try:
         with tarfile.open(fileobj=stream, mode="r|") as tar:
             for member in tar:
@@ -199,7 +201,7 @@ def _expand_tar(name: str, stream: BinaryIO, budget: Budget, depth: int) -> Iter
         raise InputError(f"{name}: broken tar archive: {exc}") from None
 
 
-def _seekable_file(stream: BinaryIO) -> bool:
+def _seekable_file(stream: IO[bytes]) -> bool:
     """A regular file on disk: seeking is real. (A tar member or a decompressor only pretends: gzip
     "seeks" back by decompressing again from a start it may not be able to rewind to.)"""
     try:
@@ -209,7 +211,7 @@ def _seekable_file(stream: BinaryIO) -> bool:
         return False
 
 
-def _expand_zip(name: str, stream: BinaryIO, head: bytes, budget: Budget, depth: int) -> Iterator[Source]:
+def _expand_zip(name: str, stream: IO[bytes], head: bytes, budget: Budget, depth: int) -> Iterator[Source]:
     # zip's directory is at the end: it needs a seekable file. A zip arriving as a
     # stream (stdin, inside a tarball, decompressed) is spooled to a temporary file, not to memory;
     # the copy is charged to the budget like any other read.

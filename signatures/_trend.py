@@ -85,9 +85,10 @@ class Series:
 
     def observed(self) -> list[Observation]:
         """The kept points, ending with the newest value; none when the series is not a loss to judge."""
-        if self.negative or not self.points:
+        last = self.last
+        if self.negative or not self.points or last is None:  # a kept point was offered: `last` is set
             return []
-        return self.points if self.points[-1] is self.last else self.points + [self.last]
+        return self.points if self.points[-1] is last else self.points + [last]
 
 
 def parse_value(raw: str) -> float | None:

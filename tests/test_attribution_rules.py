@@ -4,9 +4,9 @@ report's `attribution` agreeing with `initiating_rank` on every corpus log."""
 import json
 
 import pytest
-
 from conftest import CORPUS
 from helpers import run
+
 from signatures import Attribution, Report
 
 WATCHDOG = ("[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL("

@@ -4,11 +4,10 @@ import os
 import pickle
 
 import pytest
+from conftest import RULES_LIBRARY
 
 from signatures import LIBRARY_DIR, Matcher, cached_matcher
 from signatures._cache import fingerprint
-
-from conftest import RULES_LIBRARY
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
-from signatures import Report, diagnose, diagnose_sources, source_from_bytes
-
 from conftest import CORPUS, TESTS
+
+from signatures import Report, diagnose, diagnose_sources, source_from_bytes
 
 # real logs of several kinds and sizes: the corpus runs plus real-world excerpts
 LOGS = sorted(CORPUS.glob("*.log")) + sorted((TESTS / "realworld" / "blind_c3" / "logs").glob("*"))[:14]

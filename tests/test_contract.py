@@ -15,8 +15,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import CORPUS, TESTS, denpex_cmd, run_denpex
+
 from signatures import Report
 
 SCHEMA = TESTS / "contract" / "report.schema.json"

@@ -3,8 +3,8 @@
 import json
 
 import pytest
-
 from conftest import CORPUS
+
 from signatures import diagnose
 
 ROWS = [json.loads(line) for line in (CORPUS / "labels.jsonl").read_text().splitlines()]

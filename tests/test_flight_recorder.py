@@ -6,6 +6,7 @@ import pickle
 import shutil
 
 from conftest import CORPUS, run_denpex
+
 from signatures import diagnose
 
 RUN = CORPUS / "blind_r1" / "runs" / "003_silent_fifo_hang"

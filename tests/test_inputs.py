@@ -6,9 +6,9 @@ import tarfile
 import zipfile
 
 import pytest
-
 from conftest import RULES_LIBRARY, run_denpex
 from helpers import log, run
+
 from signatures import InputError, diagnose
 from signatures._lines import parse_prefix, rank_from_path
 

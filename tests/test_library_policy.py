@@ -3,9 +3,9 @@
 from collections import Counter
 
 import pytest
-
 from conftest import CORPUS
 from healthy_corpus import healthy_logs
+
 from signatures import default_library, diagnose, diagnose_sources
 from signatures._cases import run_case
 from signatures._lint import lint_library

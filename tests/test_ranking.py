@@ -3,7 +3,6 @@
 import textwrap
 
 import pytest
-
 from helpers import run
 
 WATCHDOG = ("[rank{r}]:[E1130 12:{m}:00.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "

@@ -1,7 +1,6 @@
 """The failures the issues name explicitly: the two reference entries, and every Xid code that matters."""
 
 import pytest
-
 from helpers import run
 
 

@@ -1,10 +1,10 @@
 """Refinements: an event named more precisely from its whole traceback (signatures `refines`)."""
 
+from helpers import run
+
 from signatures import Library
 from signatures._lint import lint_library
 from signatures._schema import Signature
-
-from helpers import run
 
 FRAMES = [f'[rank1]:   File "/work/lib/step{i}.py", line {i}, in step{i}\n[rank1]:     step{i + 1}()' for i in range(8)]
 

@@ -2,6 +2,7 @@
 losses and noise are not. The sampling keeps the cost bounded on logs where every line has a loss."""
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_series_is_bounded_and_evenly_thinned():
     for i in range(100_000):
         series.offer(_trend.Observation(i, float(i), "", None, None))
     assert len(series.points) < _trend.SERIES_CAP
-    gaps = {b.line - a.line for a, b in zip(series.points, series.points[1:])}
+    gaps = {b.line - a.line for a, b in pairwise(series.points)}
     assert gaps == {series.stride}  # even spacing over the whole run, first to last
     assert series.points[0].line == 0 and series.points[-1].line > 90_000
 
