@@ -86,6 +86,24 @@ class FollowupsSection(_Section):
     lease_seconds: float = Field(600.0, gt=0)
 
 
+class WatchSection(_Section):
+    """Watching a running job's logs as they grow (`denpex watch`, and the bot's watches)."""
+    interval: str = Field("5s", pattern=DURATION)
+    stall_after: str = Field("10m", pattern=DURATION)
+    save_warn_after: str = Field("30m", pattern=DURATION)
+    save_slow_factor: float = Field(3.0, gt=1)
+    slow_factor: float = Field(2.0, gt=1)
+    window: int = Field(50, ge=2, le=100000)
+    idle_exit: str = Field("2m", pattern=DURATION)
+
+    @field_validator("interval", "stall_after", "save_warn_after", "idle_exit")
+    @classmethod
+    def _longer_than_zero(cls, value: str) -> str:
+        if seconds(value) <= 0:
+            raise ValueError(f"{value!r} must be longer than 0s")
+        return value
+
+
 class _Cluster(_Section):
     # Slack user ids (U...) or user group ids (S...) allowed to fetch this cluster's jobs; "*" for everyone.
     allow: list[str] = Field(default_factory=list)
@@ -146,6 +164,7 @@ class Config(_Section):
     inputs: InputsSection = Field(default_factory=InputsSection)
     clusters: dict[str, ClusterConfig] = Field(default_factory=dict)
     followups: FollowupsSection = Field(default_factory=FollowupsSection)
+    watch: WatchSection = Field(default_factory=WatchSection)
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

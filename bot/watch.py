@@ -1,0 +1,149 @@
+"""`denpex watch PATH...`: follow the growing logs of a running job and print alerts as they happen.
+
+A thin layer over `bot.watching.Watcher`. `add_cli(subparsers)` registers the subcommand on the
+main parser and `cmd_watch(args)` runs it; `python -m bot.watch PATH...` is the same command.
+
+Exit codes: 0 the run completed cleanly, 1 a failure was found, 2 bad input (a path that never
+appears within --wait, a bad duration, an unreadable state file), 130 interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from datetime import UTC, datetime
+
+from pydantic import ValidationError
+
+import signatures
+from bot.config import DURATION, ConfigError, WatchSection, load_config, seconds
+from bot.watching import STATE_VERSION, Alert, Watcher
+
+EXIT_COMPLETED = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+class _BadInput(Exception):
+    """What the user gave cannot be watched; the message says what and what to do."""
+
+
+def add_cli(subparsers) -> argparse.ArgumentParser:
+    """Register `watch` on an argparse subparsers object (the `denpex` command's)."""
+    w = subparsers.add_parser(
+        "watch", help="follow a running job's growing logs and print alerts as they happen",
+        description="Follow growing log files (and new log files in directories) and print, once each: a "
+                    "failure the library recognises, a checkpoint save that takes too long, a stall or slower "
+                    "steps, and the run's end. Exits 0 when the run completed, 1 when it failed, 2 on bad "
+                    "input, 130 on Ctrl-C. Thresholds come from [watch] in DENPEX_CONFIG.")
+    w.add_argument("paths", nargs="+", metavar="PATH", help="log files, or directories of logs")
+    w.add_argument("--interval", help="how often the logs are read, e.g. 5s (default: [watch] interval)")
+    w.add_argument("--wait", default="0s",
+                   help="how long a PATH that does not exist yet may take to appear, e.g. 10m (default 0s)")
+    w.add_argument("--json", action="store_true", help="one JSON object per alert and line")
+    w.add_argument("--state", metavar="FILE",
+                   help="resume from FILE (offsets, what was already said) and write the state to it after each poll")
+    w.set_defaults(func=cmd_watch)
+    return w
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    try:
+        config, wait, state = _inputs(args)
+        watcher = Watcher(args.paths, config.watch, signatures.cached_matcher(
+            [signatures.LIBRARY_DIR, *config.signatures.extra_dirs]), state=state)
+    except (_BadInput, ConfigError) as exc:
+        print(f"denpex: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    interval = seconds(config.watch.interval)
+    deadline = time.monotonic() + wait
+    seen: set[str] = set()
+    try:
+        while True:
+            started = time.monotonic()
+            missing = watcher.missing()
+            seen |= set(args.paths) - set(missing)
+            never = [p for p in missing if p not in seen]
+            if never and started >= deadline:
+                print(f"denpex: {never[0]}: no such file or directory"
+                      + (f" (waited {args.wait})" if wait else " (--wait 10m waits for a log to appear)"),
+                      file=sys.stderr)
+                return EXIT_BAD_INPUT
+            for alert in watcher.poll():
+                _print(alert, args.json)
+            if args.state:
+                _write_state(args.state, watcher.state())
+            if watcher.ended:
+                return EXIT_COMPLETED if watcher.outcome == "completed" else EXIT_FAILED
+            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+    except KeyboardInterrupt:
+        print("denpex: watch interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _inputs(args: argparse.Namespace):
+    """The configuration with --interval applied, --wait in seconds, and the state to resume from."""
+    config = load_config()
+    if args.interval is not None:
+        _duration("--interval", args.interval)
+        try:
+            watch = WatchSection.model_validate({**config.watch.model_dump(), "interval": args.interval})
+        except ValidationError as exc:
+            raise _BadInput(f"--interval: {exc.errors()[0]['msg']}") from None
+        config = config.model_copy(update={"watch": watch})
+    wait = _duration("--wait", args.wait)
+    for path in args.paths:
+        if os.path.exists(path) and not (os.path.isfile(path) or os.path.isdir(path)):
+            raise _BadInput(f"{path}: not a regular file or a directory")
+    state = None
+    if args.state and os.path.exists(args.state):
+        try:
+            with open(args.state, encoding="utf-8") as fh:
+                state = json.load(fh)
+            if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+                raise ValueError(f"not version {STATE_VERSION}")
+        except (OSError, ValueError) as exc:
+            raise _BadInput(f"--state {args.state}: not a watch state ({exc}); remove it to start afresh") from None
+    return config, wait, state
+
+
+def _duration(flag: str, value: str) -> float:
+    if not re.match(DURATION, value):
+        raise _BadInput(f"{flag} {value!r}: not a duration like 30s, 10m or 2h")
+    return seconds(value)
+
+
+def _print(alert: Alert, as_json: bool) -> None:
+    if alert.notice:
+        print(f"denpex: {alert.message}", file=sys.stderr)
+        return
+    if as_json:
+        print(json.dumps(alert.to_json(), ensure_ascii=False), flush=True)
+    else:
+        local = datetime.fromtimestamp(alert.time, UTC).astimezone()
+        print(f"{local:%H:%M:%S} {alert.kind:<10} {alert.message}", flush=True)
+
+
+def _write_state(path: str, state: dict) -> None:
+    """Replaced whole, so a watch killed while writing leaves the previous state."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(state, fh)
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m bot.watch PATH...`: the parser built as `denpex` builds it."""
+    parser = argparse.ArgumentParser(prog="denpex")
+    add_cli(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["watch", *(sys.argv[1:] if argv is None else argv)])
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
