@@ -103,8 +103,13 @@ def main() -> int:
         watcher = Watcher([str(log)], config, matcher)
         seconds, read = timed_poll(watcher)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        rows.append((f"first poll of a {args.size} MiB log (the catch-up)", f"{read / MiB:.0f} MiB",
-                     f"{seconds:.2f} s ({read / MiB / seconds:.0f} MiB/s), peak RSS {rss:.0f} MiB"))
+        rows.append(
+            (
+                f"first poll of a {args.size} MiB log (the catch-up)",
+                f"{read / MiB:.0f} MiB",
+                f"{seconds:.2f} s ({read / MiB / seconds:.0f} MiB/s), peak RSS {rss:.0f} MiB",
+            )
+        )
         for label, extra in (("", b""), (" ending with a line with a library literal (the diagnosis runs)", OVERFLOW)):
             later, later_read = [], []
             for _ in range(args.polls):
@@ -114,17 +119,27 @@ def main() -> int:
                 seconds, read = timed_poll(watcher)
                 later.append(seconds)
                 later_read.append(read)
-            rows.append((f"later polls, +{args.grow} MiB each{label} (median of {args.polls}, range)",
-                         f"{statistics.median(later_read) / MiB:.1f} MiB", spread(later)))
+            rows.append(
+                (
+                    f"later polls, +{args.grow} MiB each{label} (median of {args.polls}, range)",
+                    f"{statistics.median(later_read) / MiB:.1f} MiB",
+                    spread(later),
+                )
+            )
 
         fresh = []
-        for i in range(args.polls):   # the same bytes as a log of their own, read once by a new watch
+        for i in range(args.polls):  # the same bytes as a log of their own, read once by a new watch
             small = work / f"small{i}.log"
             grow(small, args.grow * MiB, steps)
             fresh.append(timed_poll(Watcher([str(small)], config, matcher))[0])
             small.unlink()
-        rows.append((f"a new watch's first poll of a {args.grow} MiB log (what {args.grow} MiB costs)",
-                     f"{args.grow} MiB", spread(fresh)))
+        rows.append(
+            (
+                f"a new watch's first poll of a {args.grow} MiB log (what {args.grow} MiB costs)",
+                f"{args.grow} MiB",
+                spread(fresh),
+            )
+        )
 
         logs = work / "ranks"
         logs.mkdir()
@@ -133,8 +148,9 @@ def main() -> int:
             (logs / f"rank{r}.log").write_bytes(st.block(64 << 10))
         many = Watcher([str(logs)], config, matcher)
         seconds, read = timed_poll(many)
-        rows.append((f"{args.files} files, first poll (64 KiB of history each)", f"{read / MiB:.1f} MiB",
-                     f"{seconds:.2f} s"))
+        rows.append(
+            (f"{args.files} files, first poll (64 KiB of history each)", f"{read / MiB:.1f} MiB", f"{seconds:.2f} s")
+        )
         for label, extra in (("step lines", b""), ("step lines and a line with a library literal", OVERFLOW)):
             times, reads = [], []
             for _ in range(args.polls):
@@ -144,8 +160,13 @@ def main() -> int:
                 seconds, read = timed_poll(many)
                 times.append(seconds)
                 reads.append(read)
-            rows.append((f"{args.files} files, one poll after ~2 KiB of {label} each (median of {args.polls})",
-                         f"{statistics.median(reads) / 1024:.0f} KiB", spread(times)))
+            rows.append(
+                (
+                    f"{args.files} files, one poll after ~2 KiB of {label} each (median of {args.polls})",
+                    f"{statistics.median(reads) / 1024:.0f} KiB",
+                    spread(times),
+                )
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
