@@ -12,6 +12,7 @@ from pathlib import Path
 
 import signatures
 from bot.config import ConfigError, load_config
+from bot.watch import add_cli as add_watch_cli
 from signatures import InputError, SignatureFileError
 
 EXIT_OK = 0
@@ -298,6 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     li.set_defaults(func=cmd_lint)
     co = ssub.add_parser("coverage", help="print the class -> signatures table (docs/coverage.md)")
     co.set_defaults(func=cmd_coverage)
+    add_watch_cli(sub)
     return parser
 
 
