@@ -18,6 +18,7 @@ from bot.fetch import FetchError, parse_job_ref
 from bot.followups import FollowUps
 from bot.inbox import MAX_ATTEMPTS, Inbox
 from bot.metrics import Metrics
+from bot import render
 from bot.render import ACK, CHECKLIST, FIX, FIX_VIEW, MORE, NOT_THIS, status_message
 from bot.responder import JOB_REF, Responder, Target, looks_like_log_file
 from bot.settings import Settings
@@ -31,15 +32,6 @@ SLASH_TEXT_LIMIT = 4000  # Slack cuts slash-command text here
 TRUNCATION_MARGIN = 50
 MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 FENCE = re.compile(r"^```|```$")
-
-HELP = """*denpex* finds the failure that started a training job's crash.
-• `/denpex diagnose <pasted log>`: diagnose a log pasted inline (Slack keeps the first 4,000 characters)
-• `/denpex diagnose <job id>`: fetch the job's logs from the cluster (needs `[clusters]` in the bot's config)
-• Drop a log file or an archive of rank logs (`.log`, `.gz`, `.zip`, `.tar.gz`) in a channel I'm in
-• Mention me with a pasted log, or mention me in the thread of a message that has a log file
-• `/denpex status`: this channel's open incidents and their next checks
-• `/denpex help`: this message"""
-
 
 ERROR_WORDS = re.compile(r"error|exception|traceback|fault|fail|killed|abort|timeout|timed out|nccl|cuda|oom|"
                          r"signal|exit|denied|refused|nan|panic|fatal", re.I)
@@ -98,8 +90,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
         """`/denpex diagnose …`; True when the work was handed to the responder (which finishes `key`)."""
         rest = (body.get("text") or "").strip().partition(" ")[2].strip()
         if not rest:
-            ack(text="Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log "
-                     "file in the channel.")
+            ack(text=render.NOTHING_TO_DIAGNOSE)
             return False
         user = body.get("user_id", "")
         target = Target(body["channel_id"], None, user, key)
@@ -107,26 +98,22 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             try:
                 ref = parse_job_ref(rest, settings.config)
             except FetchError as exc:
-                ack(text=f":warning: {exc}")
+                ack(text=render.warning(exc))
                 return False
             if not responder.allowed(client, user, ref.cluster):
                 log.warning("denied: user %s may not fetch job %s from cluster %s", user, ref.job_id, ref.cluster)
-                ack(text=f":no_entry: You may not fetch jobs from cluster `{ref.cluster}`. Ask whoever runs denpex to "
-                         "add you (or one of your user groups) to that cluster's `allow` list.")
+                ack(text=render.not_allowed(ref.cluster))
                 return False
             ack()
             responder.diagnose_job(client, target, ref)
             return True
         if not looks_like_a_paste(rest):
-            ack(text=f":warning: `{rest[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
-                     "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the "
-                     "log's lines after `/denpex diagnose`, or drop the log file in the channel.")
+            ack(text=render.not_a_paste(rest))
             return False
         ack()
         notes = []
         if len(body.get("text") or "") >= SLASH_TEXT_LIMIT - TRUNCATION_MARGIN:
-            notes.append(":scissors: Slack cuts slash-command text at 4,000 characters and this paste reached "
-                         "that: the log is probably truncated. Upload the log as a file for a full diagnosis.")
+            notes.append(render.PASTE_TRUNCATED)
         responder.diagnose_text(client, target, FENCE.sub("", rest).strip("\n"), notes)
         return True
 
@@ -137,7 +124,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
             ack(text=status_message(store.open_incidents(body["channel_id"])))
             return
         if verb != "diagnose":
-            ack(text=HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}")
+            ack(text=render.help_message(verb))
             return
         key = f"command:{body.get('trigger_id') or body.get('channel_id', '') + ':' + str(time.time())}"
         inbox.accept(key, "command", body)  # recorded before the ack; a slash command is never retried
@@ -201,9 +188,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
         if files:
             responder.diagnose_file(client, target, files[0]["id"])
             return True
-        client.chat_postMessage(channel=channel, thread_ts=thread_ts,
-                                text="Paste a log after the mention, or mention me in the thread of a message "
-                                     "that has a log file.\n\n" + HELP)
+        client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=render.MENTION_WITHOUT_LOG)
         return False
 
     def finish_unless_handed(key: str | None, route) -> None:
@@ -256,7 +241,7 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
         except SlackApiError as exc:  # tell the person who pressed it; never leave Bolt an exception
             logger.warning("button %s failed: %s", body["actions"][0].get("action_id"), exc.response.get("error"))
             client.chat_postEphemeral(channel=body["channel"]["id"], user=body["user"]["id"],
-                                      text=f":warning: That did not work: Slack said `{exc.response.get('error')}`.")
+                                      text=render.button_failed(exc.response.get("error")))
 
     @app.view(FIX_VIEW)
     def on_fix_submitted(ack, body, view, client):

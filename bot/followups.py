@@ -28,7 +28,7 @@ from bot.config import Config, seconds
 from bot.fetch import FetchError, fetch_job, parse_job_ref
 from bot.jobs import job_report
 from bot.metrics import Metrics
-from bot.redact import redact
+from bot.render import followup_announcement, verdict_detail
 from bot.store import Store
 
 log = logging.getLogger("denpex.followups")
@@ -64,9 +64,9 @@ class Verdict:
     report: signatures.Report | None = None
 
 
-def judge(original: signatures.Report, rerun: signatures.Report, facts,
-          library: signatures.Library | None = None) -> Verdict:
-    """Compare a rerun's diagnosis and facts with the incident's original diagnosis."""
+def judge(original: signatures.Report, rerun: signatures.Report, facts, library: signatures.Library) -> Verdict:
+    """Compare a rerun's diagnosis and facts with the incident's original diagnosis, by the signatures of
+    `library` (the bot's: bundled plus the site's)."""
     first = original.top
     sig_id = first.signature if first else None
     again = next((d for d in rerun.diagnoses if d.signature == sig_id), None)
@@ -75,40 +75,36 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts,
     state = (facts.state or "").split("/")[0]
     if again:
         where = again.first_seen
-        return Verdict(BACK, f"`{again.signature}` fired again in {where.source}:{where.line}: "
-                             f"{where.text[:300]}", rerun)
+        return Verdict(BACK, verdict_detail("fired_again", signature=again.signature, source=where.source,
+                                            line=where.line, text=where.text[:300]), rerun)
     if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
-        return Verdict(GONE, f"the rerun finished successfully ({facts.line()}) and the signature did not fire", rerun)
-    library = library or signatures.default_library()
+        return Verdict(GONE, verdict_detail("completed", facts=facts.line()), rerun)
     sig = library.by_id().get(sig_id) if sig_id else None
     if sig is not None and sig.absence is not None:
         # a hang is only cleared by what it never reached: a save that completed after the fix
         if rerun.stats.completed.get(sig_id):
-            return Verdict(GONE, "a checkpoint save started and completed in the rerun, and the hang did not recur",
-                           rerun)
+            return Verdict(GONE, verdict_detail("save_completed"), rerun)
     else:
         before = runtime_seconds(original.job.elapsed if original.job else None)
         now = runtime_seconds(facts.elapsed)
         if before is not None and now is not None and now > before * 1.1 + 60:
-            return Verdict(GONE, f"the rerun has run {facts.elapsed}, past the {original.job.elapsed} at which "
-                                 "the original failed, and the signature did not fire", rerun)
+            return Verdict(GONE, verdict_detail("ran_past", elapsed=facts.elapsed, before=original.job.elapsed),
+                           rerun)
     if state in RUNNING:
-        return Verdict(NOT_YET, f"the rerun is {state.lower()} ({facts.line()}) and has not yet passed the point "
-                                "where the original failed", rerun)
+        return Verdict(NOT_YET, verdict_detail("running", state=state.lower(), facts=facts.line()), rerun)
     other = rerun.top
     if other:
-        return Verdict(INCONCLUSIVE, f"the signature did not fire, but the rerun ended {state or 'early'} with "
-                                     f"another failure: {other.title} (`{other.signature}`)", rerun)
-    return Verdict(INCONCLUSIVE, f"the rerun ended {state or 'without a state'} before the point where the original "
-                                 "failed, so this proves nothing yet", rerun)
+        return Verdict(INCONCLUSIVE, verdict_detail("other_failure", state=state or "early", title=other.title,
+                                                    signature=other.signature), rerun)
+    return Verdict(INCONCLUSIVE, verdict_detail("ended_early", state=state or "without a state"), rerun)
 
 
 class FollowUps:
-    def __init__(self, config: Config, store: Store, client: WebClient, fetch: Callable = fetch_job,
-                 matcher: signatures.Matcher | None = None, metrics: Metrics | None = None):
+    def __init__(self, config: Config, store: Store, client: WebClient, matcher: signatures.Matcher,
+                 metrics: Metrics, fetch: Callable = fetch_job):
         self.config = config
-        self.matcher = matcher or signatures.default_matcher()  # the bot passes its own (with site signatures)
-        self.metrics = metrics or Metrics()
+        self.matcher = matcher  # the bot's one matcher (bundled library + site signatures), from build_app
+        self.metrics = metrics
         self.store = store
         self.client = client
         self.fetch = fetch
@@ -177,7 +173,7 @@ class FollowUps:
         now = time.time()
         final = verdict.verdict in (GONE, BACK, INCONCLUSIVE)
         if not final and now + fu["interval_s"] > fu["window_end"]:
-            verdict = Verdict(INCONCLUSIVE, f"the watch window ended; last seen: {verdict.detail}", verdict.report)
+            verdict = Verdict(INCONCLUSIVE, verdict_detail("window_ended", detail=verdict.detail), verdict.report)
             final = True
         next_at = None if final else now + fu["interval_s"]
         text = self._announcement(fu, verdict, first_check=fu["checks"] == 0)
@@ -200,7 +196,7 @@ class FollowUps:
             fetched = self.fetch(ref, self.config)
         except FetchError as exc:
             if exc.kind == "unknown_job":
-                return Verdict(INCONCLUSIVE, f"the rerun `{fu['job']}` vanished from the scheduler: {exc}")
+                return Verdict(INCONCLUSIVE, verdict_detail("vanished", job=fu["job"], error=exc))
             if exc.kind in ("pending", "unreachable", "timeout", "log_missing"):
                 return Verdict(NOT_YET, str(exc))
             return Verdict(INCONCLUSIVE, str(exc))
@@ -214,14 +210,7 @@ class FollowUps:
         """What to post in the thread, or None ("still running" is said once, not at every check)."""
         if verdict.verdict == NOT_YET and not first_check:
             return None
-        icon = {GONE: ":white_check_mark:", BACK: ":x:", NOT_YET: ":hourglass_flowing_sand:",
-                INCONCLUSIVE: ":hourglass:"}[verdict.verdict]
-        headline = {GONE: "Gone", BACK: "Back", NOT_YET: "Not yet", INCONCLUSIVE: "Inconclusive"}[verdict.verdict]
-        mention = f" <@{fu['requested_by']}>" if verdict.verdict == BACK else ""
-        text = f"{icon} *{headline}* — rerun `{fu['job']}`: {verdict.detail}.{mention}"
-        if verdict.verdict == NOT_YET:
-            text += " I'll keep checking."
-        return redact(text)
+        return followup_announcement(verdict.verdict, verdict.detail, fu["job"], fu["requested_by"])
 
     def deliver(self, only: int | None = None) -> None:
         """Post pending announcements, each exactly once: an attempt that may have reached Slack before its

@@ -284,3 +284,155 @@ def evidence_file(report: Report) -> str:
             lines.append(f"  collateral {collateral_line(c)}; first: {c.first_seen.source}:"
                          f"{c.first_seen.line}: {c.first_seen.text}")
     return redact("\n".join(lines) + "\n")
+
+
+# -- sentences: every other thing the bot says, in one place ----------------------------------------------
+
+HELP = """*denpex* finds the failure that started a training job's crash.
+• `/denpex diagnose <pasted log>`: diagnose a log pasted inline (Slack keeps the first 4,000 characters)
+• `/denpex diagnose <job id>`: fetch the job's logs from the cluster (needs `[clusters]` in the bot's config)
+• Drop a log file or an archive of rank logs (`.log`, `.gz`, `.zip`, `.tar.gz`) in a channel I'm in
+• Mention me with a pasted log, or mention me in the thread of a message that has a log file
+• `/denpex status`: this channel's open incidents and their next checks
+• `/denpex help`: this message"""
+
+NOTHING_TO_DIAGNOSE = ("Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log "
+                       "file in the channel.")
+PASTE_TRUNCATED = (":scissors: Slack cuts slash-command text at 4,000 characters and this paste reached that: the "
+                   "log is probably truncated. Upload the log as a file for a full diagnosis.")
+MENTION_WITHOUT_LOG = ("Paste a log after the mention, or mention me in the thread of a message that has a log file."
+                       "\n\n" + HELP)
+DIAGNOSIS_FAILED = (":x: Something went wrong while diagnosing this log; the error is in the bot's log. You can run "
+                    "`denpex diagnose` on it locally.")
+GAVE_UP = (":x: I could not diagnose this: the bot stopped several times while working on it. Run `denpex diagnose` "
+           "on it locally, and tell whoever runs denpex.")
+RESTARTING = ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back."
+NOT_THIS_THANKS = ("Thanks: recorded that this diagnosis is not the cause. Reply in the thread with what it was, so "
+                   "the signature can be fixed.")
+INCIDENT_GONE = "This incident no longer exists."
+
+
+def help_message(verb: str) -> str:
+    """`/denpex`, `/denpex help`, or a verb denpex does not know."""
+    return HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}"
+
+
+def warning(problem: object) -> str:
+    """A refusal whose reason is already in words (a fetch error, an unreadable input)."""
+    return f":warning: {problem}"
+
+
+def not_a_paste(text: str) -> str:
+    return (f":warning: `{text[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
+            "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the log's lines "
+            "after `/denpex diagnose`, or drop the log file in the channel.")
+
+
+def not_allowed(cluster: str) -> str:
+    return (f":no_entry: You may not fetch jobs from cluster `{cluster}`. Ask whoever runs denpex to add you (or one "
+            "of your user groups) to that cluster's `allow` list.")
+
+
+def not_allowed_field(cluster: str) -> str:
+    """The same refusal, as a modal field's error (plain text, short)."""
+    return f"You may not fetch jobs from cluster {cluster}."
+
+
+def rerun_missing(incident_has_job: bool) -> str:
+    return "Give the rerun's job id" + (", or tick \"Same job\"." if incident_has_job else ".")
+
+
+def button_failed(error: str | None) -> str:
+    return f":warning: That did not work: Slack said `{error}`."
+
+
+def unreadable_file(error: str | None) -> str:
+    return f":warning: I could not read that file from Slack (`{error}`)."
+
+
+def empty_file(name: str) -> str:
+    return f":warning: `{name}` is empty: there is nothing to diagnose."
+
+
+def empty_download(name: str) -> str:
+    return f"{name}: the file is empty: there is nothing to diagnose"
+
+
+def file_too_big(name: str, size: str, limit: str) -> str:
+    return f":warning: `{name}` is {size}; I diagnose files up to {limit}. Run `denpex diagnose` on it where it lives."
+
+
+def no_download_address(name: str) -> str:
+    return f":warning: Slack gave no download address for `{name}`."
+
+
+def not_recorded(problem: object, report: Report) -> str:
+    top = report.top
+    title = f"{top.title}: " if top else ""
+    return (f":warning: I could not record this incident: {problem}. {title}{top.summary if top else report.outcome}"
+            "\nButtons and follow-ups need the database: ask again once it is fixed.")
+
+
+def already_diagnosed(what: str, status: str, link: str) -> str:
+    return (f":link: Already diagnosed ({what}, {status.replace('_', ' ')}): {link}. "
+            "Follow the incident in that thread.")
+
+
+def incident_link_fallback(incident_id: int) -> str:
+    return f"incident #{incident_id}"
+
+
+def duration(secs: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if secs >= size:
+            return f"{secs / size:g} {unit}"
+    return f"{secs:g} s"
+
+
+def fix_applied(user: str, note: str, job: str, first: float, interval: float, window: float) -> str:
+    said = f" ({note})" if note else ""
+    return redact(f":wrench: <@{user}> applied a fix{said}. I'll check rerun `{job}` in {duration(first)}, then "
+                  f"every {duration(interval)} for {duration(window)}, and say here whether the failure is gone.")
+
+
+VERDICT_ICONS = {"gone": ":white_check_mark:", "back": ":x:", "not_yet": ":hourglass_flowing_sand:",
+                 "inconclusive": ":hourglass:"}
+VERDICT_HEADLINES = {"gone": "Gone", "back": "Back", "not_yet": "Not yet", "inconclusive": "Inconclusive"}
+
+
+def followup_line(followup: dict) -> str:
+    """One follow-up in the incident's message: what is watched, or what was seen."""
+    if followup["status"] == "scheduled" and not followup["verdict"]:
+        return f":mag: Watching rerun `{followup['job']}` (fix by <@{followup['requested_by']}>)"
+    verdict = followup["verdict"]
+    label = (f"{VERDICT_ICONS[verdict]} {VERDICT_HEADLINES[verdict]}" if verdict in VERDICT_ICONS else verdict)
+    return f"{label}: rerun `{followup['job']}` ({followup['updated_at']})"
+
+
+def followup_announcement(verdict: str, detail: str, job: str, requested_by: str) -> str:
+    """A check's outcome, said in the incident's thread."""
+    mention = f" <@{requested_by}>" if verdict == "back" else ""
+    text = f"{VERDICT_ICONS[verdict]} *{VERDICT_HEADLINES[verdict]}* — rerun `{job}`: {detail}.{mention}"
+    if verdict == "not_yet":
+        text += " I'll keep checking."
+    return redact(text)
+
+
+# why a check reached its verdict (stored with the check, and said in the announcement)
+VERDICT_DETAILS = {
+    "fired_again": "`{signature}` fired again in {source}:{line}: {text}",
+    "completed": "the rerun finished successfully ({facts}) and the signature did not fire",
+    "save_completed": "a checkpoint save started and completed in the rerun, and the hang did not recur",
+    "ran_past": "the rerun has run {elapsed}, past the {before} at which the original failed, and the signature did "
+                "not fire",
+    "running": "the rerun is {state} ({facts}) and has not yet passed the point where the original failed",
+    "other_failure": "the signature did not fire, but the rerun ended {state} with another failure: {title} "
+                     "(`{signature}`)",
+    "ended_early": "the rerun ended {state} before the point where the original failed, so this proves nothing yet",
+    "vanished": "the rerun `{job}` vanished from the scheduler: {error}",
+    "window_ended": "the watch window ended; last seen: {detail}",
+}
+
+
+def verdict_detail(reason: str, **values: object) -> str:
+    return VERDICT_DETAILS[reason].format(**values)

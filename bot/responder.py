@@ -20,6 +20,7 @@ from slack_sdk.errors import SlackApiError
 import signatures
 from bot.metrics import Metrics
 from bot.redact import redact, redact_report
+from bot import render
 from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
                         fix_modal, notice_message, progress_message, queued_message)
 from bot.settings import Settings
@@ -141,22 +142,20 @@ class Responder:
         try:
             info = client.files_info(file=file_id)["file"]
         except SlackApiError as exc:
-            self._notice(client, target, f":warning: I could not read that file from Slack "
-                                         f"(`{exc.response.get('error')}`).")
+            self._notice(client, target, render.unreadable_file(exc.response.get("error")))
             return
         name = info.get("name") or file_id
         size = info.get("size")
         limit = self.settings.config.bot.max_file_bytes
         if size == 0:
-            self._notice(client, target, f":warning: `{name}` is empty: there is nothing to diagnose.")
+            self._notice(client, target, render.empty_file(name))
             return
         if size and size > limit:
-            self._notice(client, target, f":warning: `{name}` is {human_size(size)}; I diagnose files up to "
-                                         f"{human_size(limit)}. Run `denpex diagnose` on it where it lives.")
+            self._notice(client, target, render.file_too_big(name, human_size(size), human_size(limit)))
             return
         url = info.get("url_private_download") or info.get("url_private")
         if not url:
-            self._notice(client, target, f":warning: Slack gave no download address for `{name}`.")
+            self._notice(client, target, render.no_download_address(name))
             return
         downloaded = {}
 
@@ -180,7 +179,7 @@ class Responder:
                     digest.update(chunk)
             downloaded["fingerprint"] = "file:" + digest.hexdigest()
             if got.size == 0:
-                raise signatures.InputError(f"{name}: the file is empty: there is nothing to diagnose")
+                raise signatures.InputError(render.empty_download(name))
             return signatures.diagnose_sources(signatures.open_path(got.path, name, self.settings.config.inputs.budget()),
                                                self.matcher, progress)
 
@@ -263,14 +262,12 @@ class Responder:
         except (signatures.InputError, DownloadError, *expected) as exc:
             self.metrics.diagnoses.labels("", "refused").inc()
             log.info("diagnosis of %s refused: %s", source, redact(str(exc)))
-            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(f":warning: {exc}")))
+            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.warning(exc))))
             return
         except Exception:
             self.metrics.diagnoses.labels("", "failed").inc()
             log.exception("diagnosis of %s failed", source)
-            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
-                ":x: Something went wrong while diagnosing this log; the error is in the bot's log. "
-                "You can run `denpex diagnose` on it locally.")))
+            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.DIAGNOSIS_FAILED)))
             return
         seconds = time.perf_counter() - started
         self.metrics.scan_seconds.observe(seconds)
@@ -291,11 +288,7 @@ class Responder:
             incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user,
                                                    job)
         except StoreError as exc:
-            title = f"{top.title}: " if top else ""
-            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
-                f":warning: I could not record this incident: {exc}. {title}"
-                f"{top.summary if top else outcome}\nButtons and follow-ups need the database: ask again once "
-                "it is fixed.")))
+            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.not_recorded(exc, report))))
             return
         log.info("diagnosed %s: %s", source, top.signature if top else outcome,
                  extra={"incident_id": incident_id, "outcome": outcome, "signature": top.signature if top else None,
@@ -306,9 +299,8 @@ class Responder:
     def give_up(self, client: WebClient, request: dict) -> None:
         """A request whose process died again and again while working on it (a file that crashes the bot)."""
         if request.get("answer_ts"):
-            client.chat_update(channel=request["answer_channel"], ts=request["answer_ts"], **_kw(notice_message(
-                ":x: I could not diagnose this: the bot stopped several times while working on it. Run "
-                "`denpex diagnose` on it locally, and tell whoever runs denpex.")))
+            client.chat_update(channel=request["answer_channel"], ts=request["answer_ts"],
+                               **_kw(notice_message(render.GAVE_UP)))
 
     def _link_existing(self, client: WebClient, target: Target, fingerprint: str) -> bool:
         """The same job or content was diagnosed before: point at that incident's thread instead."""
@@ -322,11 +314,9 @@ class Responder:
         try:
             link = client.chat_getPermalink(channel=existing.channel, message_ts=existing.message_ts)["permalink"]
         except SlackApiError:
-            link = f"incident #{existing.id}"
+            link = render.incident_link_fallback(existing.id)
         top = existing.report.top
-        what = top.title if top else existing.status
-        text = (f":link: Already diagnosed ({what}, {existing.status.replace('_', ' ')}): {link}. "
-                "Follow the incident in that thread.")
+        text = render.already_diagnosed(top.title if top else existing.status, existing.status, link)
         if replace:
             client.chat_update(channel=replace[0], ts=replace[1], **_kw(notice_message(text)))
         else:
@@ -352,9 +342,7 @@ class Responder:
             self.store.record_action(incident.id, user, "acknowledge", status="acknowledged")
         elif kind == NOT_THIS:
             self.store.record_action(incident.id, user, "not_this", status="disputed")
-            client.chat_postEphemeral(channel=channel, user=user, text="Thanks: recorded that this diagnosis is "
-                                      "not the cause. Reply in the thread with what it was, so the signature can be "
-                                      "fixed.")
+            client.chat_postEphemeral(channel=channel, user=user, text=render.NOT_THIS_THANKS)
         elif kind == FIX:
             client.views_open(trigger_id=body["trigger_id"], view=fix_modal(incident.id, incident.job))
             return
@@ -371,23 +359,13 @@ class Responder:
             self.store.record_action(incident.id, user, "checklist", ",".join(map(str, sorted(selected))))
         self.refresh(client, incident.id)
 
-    def _followup_lines(self, incident_id: int) -> list[str]:
-        lines = []
-        for fu in self.store.followups_of(incident_id):
-            if fu["status"] == "scheduled" and not fu["verdict"]:
-                lines.append(f":mag: Watching rerun `{fu['job']}` (fix by <@{fu['requested_by']}>)")
-            else:
-                lines.append(f"{FOLLOWUP_ICONS.get(fu['verdict'], fu['verdict'])}: rerun `{fu['job']}` "
-                             f"({fu['updated_at']})")
-        return lines
-
     def fix_submitted(self, client: WebClient, followups, body: dict, view: dict) -> dict | None:
         """The Fix applied modal was submitted: validate, record, schedule. Returns modal errors, or None."""
         from bot.fetch import FetchError, parse_job_ref
 
         incident = self.store.incident(_as_int(view.get("private_metadata")) or 0)
         if incident is None:
-            return {"rerun": "This incident no longer exists."}
+            return {"rerun": render.INCIDENT_GONE}
         values = view["state"]["values"]
         typed = ((values.get("rerun", {}).get("rerun_job", {}) or {}).get("value") or "").strip()
         same = bool((values.get("same", {}).get("same_job", {}) or {}).get("selected_options"))
@@ -395,21 +373,18 @@ class Responder:
         user = body["user"]["id"]
         job = typed or (incident.job if same else "")
         if not job:
-            return {"rerun": "Give the rerun's job id" + (", or tick \"Same job\"." if incident.job else ".")}
+            return {"rerun": render.rerun_missing(bool(incident.job))}
         try:
             ref = parse_job_ref(job, self.settings.config)
         except FetchError as exc:
             return {"rerun": str(exc)[:150]}
         if not self.allowed(client, user, ref.cluster):
-            return {"rerun": f"You may not fetch jobs from cluster {ref.cluster}."}
+            return {"rerun": render.not_allowed_field(ref.cluster)}
         job = f"{ref.cluster}/{ref.job_id}"
         self.store.record_action(incident.id, user, "fix_applied", job)
         _, first, interval, window = followups.schedule(incident.id, job, user, note)
-        said = f" ({note})" if note else ""
         client.chat_postMessage(channel=incident.channel, thread_ts=incident.thread_ts or incident.message_ts,
-                                text=redact(f":wrench: <@{user}> applied a fix{said}. I'll check rerun `{job}` in "
-                                            f"{_duration(first)}, then every {_duration(interval)} for "
-                                            f"{_duration(window)}, and say here whether the failure is gone."))
+                                text=render.fix_applied(user, note, job, first, interval, window))
         self.refresh(client, incident.id)
         return None
 
@@ -426,7 +401,8 @@ class Responder:
         if incident is None or not incident.message_ts:
             return
         state = MessageState(incident.id, incident.source, notes=incident.report.notes or [],
-                             checked=self.store.checklist(incident.id), followups=self._followup_lines(incident.id))
+                             checked=self.store.checklist(incident.id),
+                             followups=[render.followup_line(fu) for fu in self.store.followups_of(incident.id)])
         for a in self.store.actions(incident.id):
             bucket = {"acknowledge": state.acknowledged, "fix_applied": state.fix_applied,
                       "not_this": state.not_this}.get(a["action"])
@@ -436,26 +412,14 @@ class Responder:
                            **_kw(diagnosis_message(incident.report, state)))
 
 
-FOLLOWUP_ICONS = {"gone": ":white_check_mark: Gone", "back": ":x: Back", "not_yet": ":hourglass_flowing_sand: Not yet",
-                  "inconclusive": ":hourglass: Inconclusive"}
-
-
 def _as_int(value) -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() else None
-
-
-def _duration(secs: float) -> str:
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if secs >= size:
-            return f"{secs / size:g} {unit}"
-    return f"{secs:g} s"
 
 
 def _say_restarting(client: WebClient, channel: str, ts: str) -> None:
     """Work handed to the next start: its message says so until then."""
     try:
-        client.chat_update(channel=channel, ts=ts, **_kw(notice_message(
-            ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back.")))
+        client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.RESTARTING)))
     except SlackApiError as exc:
         log.warning("could not say so in Slack: %s", exc.response.get("error"))
 

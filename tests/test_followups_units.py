@@ -6,8 +6,11 @@ import signatures
 from bot.config import Config, seconds
 from bot.fetch.base import JobFacts
 from bot.followups import BACK, GONE, INCONCLUSIVE, NOT_YET, durations, judge, runtime_seconds
+from bot.metrics import Metrics
 from conftest import RULES_LIBRARY as RULES
 from signatures._sources import source_from_bytes
+
+LIBRARY = signatures.default_library()
 
 OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
 SAVED = ("[2026-11-30 11:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n"
@@ -36,19 +39,19 @@ def report(text: str, elapsed: str | None = None) -> signatures.Report:
     ("step 1\n", JobFacts("2", state="CANCELLED"), INCONCLUSIVE),
 ])
 def test_verdicts(rerun, facts, expected):
-    assert judge(report(OOM, elapsed="00:10:00"), report(rerun), facts).verdict == expected
+    assert judge(report(OOM, elapsed="00:10:00"), report(rerun), facts, LIBRARY).verdict == expected
 
 
 def test_a_hang_is_only_cleared_by_a_completed_save():
     original = report(HANG, elapsed="00:10:00")
     assert original.diagnoses[0].class_ == "checkpoint_writer_hang"
     long_running = report("step 5000 loss 1.0\n")
-    assert judge(original, long_running, JobFacts("2", state="RUNNING", elapsed="05:00:00")).verdict == NOT_YET
+    assert judge(original, long_running, JobFacts("2", state="RUNNING", elapsed="05:00:00"), LIBRARY).verdict == NOT_YET
     saved = report(HANG + "[2026-11-30 12:05:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] "
                           "Checkpoint global_step1000 is ready now!\nstep=1001 loss 1.0\n")
     assert saved.stats.completed == {"checkpoint.save_never_completed": 2}
-    assert judge(original, saved, JobFacts("2", state="RUNNING", elapsed="00:06:00")).verdict == GONE
-    assert judge(original, report(HANG), JobFacts("2", state="RUNNING")).verdict == BACK
+    assert judge(original, saved, JobFacts("2", state="RUNNING", elapsed="00:06:00"), LIBRARY).verdict == GONE
+    assert judge(original, report(HANG), JobFacts("2", state="RUNNING"), LIBRARY).verdict == BACK
 
 
 def test_durations_precedence():
@@ -87,7 +90,7 @@ def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
     assert report.diagnoses[0].signature == "site.boom"
     store = Store(tmp_path / "d.db")
     incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
-    _, first, interval, window = FollowUps(Config(), store, client=None, matcher=matcher).schedule(
+    _, first, interval, window = FollowUps(Config(), store, None, matcher, Metrics()).schedule(
         incident, "hpc/2", "U1", "")
     assert (interval, window) == (7 * 60, 3 * 3600)
     assert "site.boom" not in signatures.default_library().by_id()  # the bundled library alone does not know it
@@ -123,7 +126,7 @@ def test_an_outcome_recorded_but_never_posted_is_posted_once_by_the_next_process
 
     store, outbox = _outbox_row(tmp_path)  # the process died here: committed, not posted
     slack = _Slack()
-    later = FollowUps(Config(), store, client=slack)
+    later = FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics())
     later.deliver()
     later.deliver()
     assert [m["text"] for m in slack.posted] == [":white_check_mark: Gone"]
@@ -134,8 +137,8 @@ def test_a_delivery_that_reached_slack_before_its_process_died_is_not_posted_aga
 
     store, outbox = _outbox_row(tmp_path)
     slack = _Slack()
-    first = FollowUps(Config(), store, client=slack)
+    first = FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics())
     assert store.claim_outbox(first.owner, -1, outbox)  # claimed with a lease that is already over...
     slack.chat_postMessage(channel="C1", thread_ts="1.0", text=":white_check_mark: Gone")  # ...and posted: then died
-    FollowUps(Config(), store, client=slack).deliver()
+    FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics()).deliver()
     assert len(slack.posted) == 1
