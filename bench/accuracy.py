@@ -26,11 +26,11 @@ SETS = {
     "blind_c2": ROOT / "tests" / "realworld" / "blind_c2",
     "blind_c3": ROOT / "tests" / "realworld" / "blind_c3",
     "blind_c4": ROOT / "tests" / "realworld" / "blind_c4",
-    "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",   # multi-rank excerpts, for attribution
-    "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",        # real CPU runs made here (torchrun, srun)
-    "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",        # more real CPU runs (torchrun, two agents, mp.spawn)
-    "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",        # and more, made after the runs_r2 fixes
-    "runs_r4": ROOT / "tests" / "corpus" / "blind_r4",        # and more, made after the runs_r3 fixes
+    "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",  # multi-rank excerpts, for attribution
+    "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
+    "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
+    "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
+    "runs_r4": ROOT / "tests" / "corpus" / "blind_r4",  # and more, made after the runs_r3 fixes
 }
 
 
@@ -38,8 +38,16 @@ def evaluate(directory: Path, matcher) -> dict:
     import signatures
 
     rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
-    result = {"logs": len(rows), "class_right": 0, "rank_named": 0, "rank_right": 0, "healthy": 0,
-              "healthy_flagged": 0, "ranked": 0, "ranked_right": 0}
+    result = {
+        "logs": len(rows),
+        "class_right": 0,
+        "rank_named": 0,
+        "rank_right": 0,
+        "healthy": 0,
+        "healthy_flagged": 0,
+        "ranked": 0,
+        "ranked_right": 0,
+    }
     misses: list[str] = []
     for row in rows:
         if "run" in row:  # a whole run: the inputs a user would give, relative to its directory
@@ -86,8 +94,10 @@ def main() -> int:
     for name, r in results.items():
         rank = f"{r['rank_right']}/{r['rank_named']}" if r["rank_named"] else "-"
         ranked = f"{r['ranked_right']}/{r['ranked']}" if r["ranked"] else "-"
-        print(f"{name:8} class {r['class_right']}/{r['logs']} = {r['class_right'] / r['logs']:.0%}   "
-              f"rank (class right) {rank}   rank (any) {ranked}   healthy flagged {r['healthy_flagged']}/{r['healthy']}")
+        print(
+            f"{name:8} class {r['class_right']}/{r['logs']} = {r['class_right'] / r['logs']:.0%}   "
+            f"rank (class right) {rank}   rank (any) {ranked}   healthy flagged {r['healthy_flagged']}/{r['healthy']}"
+        )
         for miss in r["misses"]:
             print(f"           miss {miss}")
     return 0

@@ -34,19 +34,27 @@ OUT = Path(__file__).resolve().parent / "out"
 def _chatter(rng: random.Random, step: int) -> list[str]:
     lines = []
     for rank in range(RANKS):
-        lines.append(f"[rank{rank}]: 2026-11-30 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} INFO "
-                     f"train: step {step} | loss {2.5 / (1 + step / 5000) + rng.random() * 0.05:.4f} | lr 3.00e-04 "
-                     f"| grad_norm {0.5 + rng.random():.3f} | tokens/s {rng.randrange(90000, 110000)} | {random_ms(rng)} ms/step")
+        lines.append(
+            f"[rank{rank}]: 2026-11-30 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} INFO "
+            f"train: step {step} | loss {2.5 / (1 + step / 5000) + rng.random() * 0.05:.4f} | lr 3.00e-04 "
+            f"| grad_norm {0.5 + rng.random():.3f} | tokens/s {rng.randrange(90000, 110000)} | {random_ms(rng)} ms/step"
+        )
     if step % 7 == 0:
         r = rng.randrange(RANKS)
-        lines.append(f"gpu-node-0{r // 4}:{40000 + r}:{41000 + r} [{r % 4}] NCCL INFO Channel {rng.randrange(32):02d}/0 : "
-                     f"{r} -> {(r + 1) % RANKS} via P2P/CUMEM/read")
+        lines.append(
+            f"gpu-node-0{r // 4}:{40000 + r}:{41000 + r} [{r % 4}] NCCL INFO Channel {rng.randrange(32):02d}/0 : "
+            f"{r} -> {(r + 1) % RANKS} via P2P/CUMEM/read"
+        )
     if step % 97 == 0:
-        lines.append(f"[rank{rng.randrange(RANKS)}]: /usr/lib/python3.11/site-packages/torch/utils/checkpoint.py:91: "
-                     "UserWarning: None of the inputs have requires_grad=True. Gradients will be None")
+        lines.append(
+            f"[rank{rng.randrange(RANKS)}]: /usr/lib/python3.11/site-packages/torch/utils/checkpoint.py:91: "
+            "UserWarning: None of the inputs have requires_grad=True. Gradients will be None"
+        )
     if step % 503 == 0:
-        lines.append(f"[rank{rng.randrange(RANKS)}]: [2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] "
-                     f"[Rank 0] step={step}, skipped=0, lr=[0.0003], mom=[(0.9, 0.95)]")
+        lines.append(
+            f"[rank{rng.randrange(RANKS)}]: [2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] "
+            f"[Rank 0] step={step}, skipped=0, lr=[0.0003], mom=[(0.9, 0.95)]"
+        )
     return lines
 
 
@@ -59,12 +67,18 @@ def _prologue() -> list[str]:
         "W1130 11:59:58.000000 4242 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default",
     ]
     for rank in range(RANKS):
-        lines.append(f"gpu-node-0{rank // 4}:{40000 + rank}:{40000 + rank} [{rank % 4}] NCCL INFO NCCL version 2.21.5+cuda12.4")
-        lines.append(f"[rank{rank}]: [2026-11-30 12:00:00,000] [INFO] [stage_1_and_2.py:148:__init__] Reduce bucket size 500000000")
+        lines.append(
+            f"gpu-node-0{rank // 4}:{40000 + rank}:{40000 + rank} [{rank % 4}] NCCL INFO NCCL version 2.21.5+cuda12.4"
+        )
+        lines.append(
+            f"[rank{rank}]: [2026-11-30 12:00:00,000] [INFO] [stage_1_and_2.py:148:__init__] Reduce bucket size 500000000"
+        )
     for step in range(1, 9):
         r = step % RANKS
-        lines.append(f"[rank{r}]: [2026-11-30 12:00:0{step},000] [INFO] [loss_scaler.py:183:update_scale] "
-                     f"[deepspeed] OVERFLOW! Rank {r} Skipping step. Attempted loss scale: {2 ** (17 - step)}, reducing to {2 ** (16 - step)}")
+        lines.append(
+            f"[rank{r}]: [2026-11-30 12:00:0{step},000] [INFO] [loss_scaler.py:183:update_scale] "
+            f"[deepspeed] OVERFLOW! Rank {r} Skipping step. Attempted loss scale: {2 ** (17 - step)}, reducing to {2 ** (16 - step)}"
+        )
     return lines
 
 
@@ -80,12 +94,18 @@ def _failure(step: int) -> list[str]:
     for rank in range(RANKS):
         if rank == 3:
             continue
-        lines.append(f"[rank{rank}]:[E1130 13:10:0{rank}.000000000 ProcessGroupNCCL.cpp:616] [Rank {rank}] Watchdog caught "
-                     f"collective operation timeout: WorkNCCL(SeqNum={step * 3}, OpType=ALLREDUCE, NumelIn=1048576, "
-                     "NumelOut=1048576, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.")
-    lines.append(f"W1130 13:10:10.000000 4242 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4250 closing signal SIGTERM  {t}")
-    lines.append("E1130 13:10:11.000000 4242 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
-                 "local_rank: 3 (pid: 4253) of binary: /usr/bin/python3")
+        lines.append(
+            f"[rank{rank}]:[E1130 13:10:0{rank}.000000000 ProcessGroupNCCL.cpp:616] [Rank {rank}] Watchdog caught "
+            f"collective operation timeout: WorkNCCL(SeqNum={step * 3}, OpType=ALLREDUCE, NumelIn=1048576, "
+            "NumelOut=1048576, Timeout(ms)=600000) ran for 600031 milliseconds before timing out."
+        )
+    lines.append(
+        f"W1130 13:10:10.000000 4242 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4250 closing signal SIGTERM  {t}"
+    )
+    lines.append(
+        "E1130 13:10:11.000000 4242 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+        "local_rank: 3 (pid: 4253) of binary: /usr/bin/python3"
+    )
     return lines
 
 
@@ -107,7 +127,11 @@ def generate(path: Path, size_mb: int, seed: int = 7) -> None:
 
 def run_denpex(path: Path) -> tuple[float, int, dict]:
     exe = shutil.which("denpex")
-    cmd = [exe, "diagnose", "--json", "-q", str(path)] if exe else [sys.executable, "-m", "bot.cli", "diagnose", "--json", "-q", str(path)]
+    cmd = (
+        [exe, "diagnose", "--json", "-q", str(path)]
+        if exe
+        else [sys.executable, "-m", "bot.cli", "diagnose", "--json", "-q", str(path)]
+    )
     started = time.perf_counter()
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
@@ -186,8 +210,10 @@ def main() -> int:
     patterns = library_regexes()
     if shutil.which("rg"):
         patterns, rejected = ripgrep_patterns(patterns)
-        print(f"{os.cpu_count()} CPUs; {len(patterns)} single-line patterns given to ripgrep"
-              f" ({len(rejected)} rejected by this rg: {rejected[:3]})")
+        print(
+            f"{os.cpu_count()} CPUs; {len(patterns)} single-line patterns given to ripgrep"
+            f" ({len(rejected)} rejected by this rg: {rejected[:3]})"
+        )
     print(f"{'size':>8} {'denpex s':>9} {'MB/s':>8} {'peak RSS':>9} {'rg s':>7} {'ratio':>6}  diagnosis")
     rows = []
     for size in args.sizes:
@@ -203,9 +229,17 @@ def main() -> int:
         ratio = f"{rg_seconds / seconds:.2f}" if rg_seconds else "-"
         rg_s = f"{rg_seconds:.2f}" if rg_seconds else "-"
         print(f"{mb:7.0f}M {seconds:9.2f} {mb / seconds:8.0f} {rss / 2**20:8.0f}M {rg_s:>7} {ratio:>6}  {diag}")
-        rows.append({"mb": round(mb), "seconds": round(seconds, 3), "mb_per_s": round(mb / seconds),
-                     "peak_rss_mb": round(rss / 2**20), "rg_seconds": rg_seconds and round(rg_seconds, 3),
-                     "ratio_vs_rg": rg_seconds and round(rg_seconds / seconds, 2), "diagnosis": diag})
+        rows.append(
+            {
+                "mb": round(mb),
+                "seconds": round(seconds, 3),
+                "mb_per_s": round(mb / seconds),
+                "peak_rss_mb": round(rss / 2**20),
+                "rg_seconds": rg_seconds and round(rg_seconds, 3),
+                "ratio_vs_rg": rg_seconds and round(rg_seconds / seconds, 2),
+                "diagnosis": diag,
+            }
+        )
         if not args.keep:
             path.unlink()
     (OUT / "results.json").write_text(json.dumps(rows, indent=2))

@@ -46,36 +46,46 @@ def _error_line(rng: random.Random, step: int, ranks: int) -> str:
     if kind == 0:
         return f"[rank{r}]: RuntimeError: CUDA error: an illegal memory access was encountered (step {step})"
     if kind == 1:
-        return (f"[rank{r}]:[E1130 13:{step // 60 % 60:02d}:{step % 60:02d}.{rng.randrange(10**9):09d} "
-                f"ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective operation timeout: "
-                f"WorkNCCL(SeqNum={step}, OpType=ALLREDUCE, NumelIn={rng.randrange(1, 1 << 24)}, NumelOut=1048576, "
-                f"Timeout(ms)=600000) ran for {600000 + rng.randrange(100)} milliseconds before timing out.")
+        return (
+            f"[rank{r}]:[E1130 13:{step // 60 % 60:02d}:{step % 60:02d}.{rng.randrange(10**9):09d} "
+            f"ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={step}, OpType=ALLREDUCE, NumelIn={rng.randrange(1, 1 << 24)}, NumelOut=1048576, "
+            f"Timeout(ms)=600000) ran for {600000 + rng.randrange(100)} milliseconds before timing out."
+        )
     if kind == 2:
-        return (f"[rank{r}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(0.5, 9):.2f} GiB. "
-                f"GPU {r % 8} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free. Including "
-                f"non-PyTorch memory, this process has {rng.uniform(70, 79):.2f} GiB memory in use.")
+        return (
+            f"[rank{r}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(0.5, 9):.2f} GiB. "
+            f"GPU {r % 8} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free. Including "
+            f"non-PyTorch memory, this process has {rng.uniform(70, 79):.2f} GiB memory in use."
+        )
     if kind == 3:
-        return (f"{_stamp(step, rng)} ERROR [rank{r}] fatal: Segmentation fault (core dumped) Aborted Killed "
-                f"exitcode: 1 RuntimeError: Exception in thread FAILED error: NCCL error {step}")
+        return (
+            f"{_stamp(step, rng)} ERROR [rank{r}] fatal: Segmentation fault (core dumped) Aborted Killed "
+            f"exitcode: 1 RuntimeError: Exception in thread FAILED error: NCCL error {step}"
+        )
     if kind == 4:
         return f"gpu-node-{r // 8:02d}:{40000 + r}:{41000 + r} [{r % 8}] NCCL WARN Cuda failure 'out of memory'"
     if kind == 5:
-        return (f"[rank{r}]: {_stamp(step, rng)} ERROR train: ValueError: Expected all tensors to be on the same "
-                f"device, but found at least two devices, cuda:{r % 8} and cpu!")
+        return (
+            f"[rank{r}]: {_stamp(step, rng)} ERROR train: ValueError: Expected all tensors to be on the same "
+            f"device, but found at least two devices, cuda:{r % 8} and cpu!"
+        )
     return f"[rank{r}]: Traceback (most recent call last):"
 
 
 def _traceback(rng: random.Random, step: int, ranks: int) -> list[str]:
     r = rng.randrange(ranks)
     p = f"[rank{r}]:"
-    return [f"{p} Traceback (most recent call last):",
-            f'{p}   File "/workspace/train.py", line {200 + step % 50}, in <module>',
-            f"{p}     main()",
-            f'{p}   File "/workspace/train.py", line {100 + step % 30}, in main',
-            f"{p}     loss.backward()",
-            f"{p} torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(0.5, 9):.2f} GiB. "
-            f"GPU {r % 8} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free.",
-            f"{p} [{_stamp(step, rng)}] step {step} failed, retrying"]
+    return [
+        f"{p} Traceback (most recent call last):",
+        f'{p}   File "/workspace/train.py", line {200 + step % 50}, in <module>',
+        f"{p}     main()",
+        f'{p}   File "/workspace/train.py", line {100 + step % 30}, in main',
+        f"{p}     loss.backward()",
+        f"{p} torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(0.5, 9):.2f} GiB. "
+        f"GPU {r % 8} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free.",
+        f"{p} [{_stamp(step, rng)}] step {step} failed, retrying",
+    ]
 
 
 def generate(path: Path, profile: str, size_mb: int, seed: int = 11) -> None:
@@ -143,8 +153,10 @@ def main() -> int:
         return 0
     OUT.mkdir(exist_ok=True)
     print(f"{os.cpu_count()} CPUs\n")
-    print("| profile | MB | lines | process s | process MB/s | process peak RSS | scan s | scan MB/s | scan CPU s "
-          "| scan MB/s of CPU | scan peak RSS | events kept | top diagnosis |")
+    print(
+        "| profile | MB | lines | process s | process MB/s | process peak RSS | scan s | scan MB/s | scan CPU s "
+        "| scan MB/s of CPU | scan peak RSS | events kept | top diagnosis |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     rows = []
     for profile in args.profiles:
@@ -157,15 +169,29 @@ def main() -> int:
             seconds, rss, report = normal.run_denpex(path)
             inner, cpu, inner_rss, events = in_process(path)
             lines = report["stats"]["lines"]
-            print(f"| {profile} | {mb:.0f} | {lines} | {seconds:.2f} | {mb / seconds:.0f} | {rss / 2**20:.0f} MB "
-                  f"| {inner:.2f} | {mb / inner:.0f} | {cpu:.2f} | {mb / cpu:.0f} | {inner_rss / 2**20:.0f} MB | {events} "
-                  f"| {_top(report)} |",
-                  flush=True)
-            rows.append({"profile": profile, "mb": round(mb), "lines": lines, "seconds": round(seconds, 3),
-                         "mb_per_s": round(mb / seconds, 1), "peak_rss_mb": round(rss / 2**20),
-                         "scan_seconds": round(inner, 3), "scan_mb_per_s": round(mb / inner, 1),
-                         "scan_cpu_seconds": round(cpu, 3), "scan_mb_per_cpu_s": round(mb / cpu, 1),
-                         "scan_peak_rss_mb": round(inner_rss / 2**20), "events_kept": events, "diagnosis": _top(report)})
+            print(
+                f"| {profile} | {mb:.0f} | {lines} | {seconds:.2f} | {mb / seconds:.0f} | {rss / 2**20:.0f} MB "
+                f"| {inner:.2f} | {mb / inner:.0f} | {cpu:.2f} | {mb / cpu:.0f} | {inner_rss / 2**20:.0f} MB | {events} "
+                f"| {_top(report)} |",
+                flush=True,
+            )
+            rows.append(
+                {
+                    "profile": profile,
+                    "mb": round(mb),
+                    "lines": lines,
+                    "seconds": round(seconds, 3),
+                    "mb_per_s": round(mb / seconds, 1),
+                    "peak_rss_mb": round(rss / 2**20),
+                    "scan_seconds": round(inner, 3),
+                    "scan_mb_per_s": round(mb / inner, 1),
+                    "scan_cpu_seconds": round(cpu, 3),
+                    "scan_mb_per_cpu_s": round(mb / cpu, 1),
+                    "scan_peak_rss_mb": round(inner_rss / 2**20),
+                    "events_kept": events,
+                    "diagnosis": _top(report),
+                }
+            )
             if not args.keep:
                 path.unlink()
     (OUT / "dense_results.json").write_text(json.dumps(rows, indent=2))

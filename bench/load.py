@@ -116,13 +116,23 @@ class TimedFake(FakeSlack):
 def light_call(c) -> dict:
     """What the tracker needs of one recorded call (small enough to pass between processes)."""
     response = c.response if isinstance(c.response, dict) else {}
-    out = {"method": c.method, "ok": c.ok, "status": c.status, "error": c.error, "time": c.time,
-           "probe": any(k.lower() == "user-agent" and v == PROBE_AGENT for k, v in c.headers.items()),
-           "channel": response.get("channel"), "ts": response.get("ts")}
+    out = {
+        "method": c.method,
+        "ok": c.ok,
+        "status": c.status,
+        "error": c.error,
+        "time": c.time,
+        "probe": any(k.lower() == "user-agent" and v == PROBE_AGENT for k, v in c.headers.items()),
+        "channel": response.get("channel"),
+        "ts": response.get("ts"),
+    }
     if c.method in ("chat.postMessage", "chat.update") and c.ok:
         text, blocks = c.arg("text"), c.arg("blocks")
-        out.update(thread_ts=str(c.arg("thread_ts") or ""), state=classify(text, blocks),
-                   acknowledged="Acknowledged by <@" in content_of(text, blocks))
+        out.update(
+            thread_ts=str(c.arg("thread_ts") or ""),
+            state=classify(text, blocks),
+            acknowledged="Acknowledged by <@" in content_of(text, blocks),
+        )
     return out
 
 
@@ -132,12 +142,22 @@ def _fake_process(conn, channels: dict) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     _die_with_parent()
     fake = TimedFake(channels=channels).start()
-    statics = {"team_id": fake.team_id, "team_domain": fake.team_domain, "app_id": fake.app_id,
-               "bot_user_id": fake.bot_user_id, "bot_token": fake.bot_token, "signing_secret": fake.signing_secret,
-               "url": fake.url, "api_url": fake.api_url, "pid": os.getpid(),
-               "_channels": {k: {"name": v["name"], "is_im": v["is_im"], "is_private": v["is_private"]}
-                             for k, v in fake._channels.items()},
-               "_users": {k: {"name": v["name"]} for k, v in fake._users.items()}}
+    statics = {
+        "team_id": fake.team_id,
+        "team_domain": fake.team_domain,
+        "app_id": fake.app_id,
+        "bot_user_id": fake.bot_user_id,
+        "bot_token": fake.bot_token,
+        "signing_secret": fake.signing_secret,
+        "url": fake.url,
+        "api_url": fake.api_url,
+        "pid": os.getpid(),
+        "_channels": {
+            k: {"name": v["name"], "is_im": v["is_im"], "is_private": v["is_private"]}
+            for k, v in fake._channels.items()
+        },
+        "_users": {k: {"name": v["name"]} for k, v in fake._users.items()},
+    }
     try:
         while True:
             try:
@@ -176,8 +196,7 @@ class FakeProcess:
     def start(self) -> FakeProcess:
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_fake_process, args=(child, self.channels_arg), name="fake-slack",
-                                daemon=True)
+        self.proc = ctx.Process(target=_fake_process, args=(child, self.channels_arg), name="fake-slack", daemon=True)
         self.proc.start()
         child.close()
         self.__dict__.update(self._rpc("statics"))  # waits for the child to be up
@@ -252,22 +271,28 @@ def pasted_log(kind: str, i: int, run: str) -> tuple[str, str]:
     head = f"[rank0]: step {1000 + i} loss {2 + (i % 97) / 100:.4f} lr 3.0e-04 run {run}\n"
     if kind == "cuda_oom":
         marker = f"Tried to allocate {1 + i // 100}.{i % 100:02d} GiB"
-        body = ("[rank3]: Traceback (most recent call last):\n"
-                "[rank3]:   File \"/workspace/train.py\", line 211, in <module>\n"
-                "[rank3]:     loss.backward()\n"
-                f"[rank3]: torch.OutOfMemoryError: CUDA out of memory. {marker}. GPU 3 has a total capacity of "
-                "79.10 GiB of which 1.06 GiB is free.")
+        body = (
+            "[rank3]: Traceback (most recent call last):\n"
+            '[rank3]:   File "/workspace/train.py", line 211, in <module>\n'
+            "[rank3]:     loss.backward()\n"
+            f"[rank3]: torch.OutOfMemoryError: CUDA out of memory. {marker}. GPU 3 has a total capacity of "
+            "79.10 GiB of which 1.06 GiB is free."
+        )
     elif kind == "nccl_watchdog":
         marker = f"SeqNum={100000 + i}"
-        body = (f"[rank1]:[E1130 13:10:01.000000000 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
-                f"operation timeout: WorkNCCL({marker}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-                "Timeout(ms)=600000) ran for 600031 milliseconds before timing out.")
+        body = (
+            f"[rank1]:[E1130 13:10:01.000000000 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            f"operation timeout: WorkNCCL({marker}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+            "Timeout(ms)=600000) ran for 600031 milliseconds before timing out."
+        )
     else:
         marker = f"/ckpt/{run}/step_{i}/model.pt"
-        body = ("[rank0]: Traceback (most recent call last):\n"
-                "[rank0]:   File \"/workspace/train.py\", line 88, in save\n"
-                "[rank0]:     torch.save(state, path)\n"
-                f"[rank0]: OSError: [Errno 28] No space left on device: '{marker}'")
+        body = (
+            "[rank0]: Traceback (most recent call last):\n"
+            '[rank0]:   File "/workspace/train.py", line 88, in save\n'
+            "[rank0]:     torch.save(state, path)\n"
+            f"[rank0]: OSError: [Errno 28] No space left on device: '{marker}'"
+        )
     return head + body, marker
 
 
@@ -319,14 +344,14 @@ class Mention:
     marker: str
     replica: int
     warmup: bool = False
-    body: bytes | None = None          # the exact event body, for the retry
+    body: bytes | None = None  # the exact event body, for the retry
     event_id: str | None = None
     acked: threading.Event = field(default_factory=threading.Event)  # set once the original's ack came back
-    sent_at: float | None = None       # wall clock (time.time(), as the fake's call times)
+    sent_at: float | None = None  # wall clock (time.time(), as the fake's call times)
     ack_status: int | None = None
     ack_error: str | None = None
     retried: bool = False
-    bot_msgs: list = field(default_factory=list)    # [(channel, ts)] of the bot's messages in the thread
+    bot_msgs: list = field(default_factory=list)  # [(channel, ts)] of the bot's messages in the thread
     button_pressed: bool = False
 
 
@@ -335,21 +360,21 @@ class BotMsg:
     mention: Mention | None
     channel: str
     ts: str
-    state: str = PROGRESS               # from the calls, as they were recorded
+    state: str = PROGRESS  # from the calls, as they were recorded
     first_final_at: float | None = None  # when a final answer first arrived
     last_change_at: float = 0.0
     ever_final: bool = False
-    acknowledged: bool = False          # shows "Acknowledged by <@…>" (after a button press)
-    prev_at: float | None = None        # when the previous call on it arrived
-    posted_at: float | None = None      # its chat.postMessage
-    wait_s: float | None = None         # posted -> last progress call before the answer (waiting for a worker)
-    step_s: float | None = None         # last progress call -> first final answer: one worker's diagnosis
+    acknowledged: bool = False  # shows "Acknowledged by <@…>" (after a button press)
+    prev_at: float | None = None  # when the previous call on it arrived
+    posted_at: float | None = None  # its chat.postMessage
+    wait_s: float | None = None  # posted -> last progress call before the answer (waiting for a worker)
+    step_s: float | None = None  # last progress call -> first final answer: one worker's diagnosis
     updates: int = 0
 
 
 @dataclass
 class Op:
-    kind: str          # mention | retry | command | button
+    kind: str  # mention | retry | command | button
     replica: int
     mention: Mention | None = None
     text: str = ""
@@ -359,7 +384,7 @@ class Op:
     error: str | None = None
     ok: bool | None = None
     note: str = ""
-    target: tuple[str, str] | None = None   # a button press: the bot message pressed on
+    target: tuple[str, str] | None = None  # a button press: the bot message pressed on
 
 
 class Tracker:
@@ -443,8 +468,14 @@ class Tracker:
     def unacknowledged_presses(self, ops: list) -> int:
         """Acknowledge presses the bot acked whose message does not show it yet."""
         with self.lock:
-            return sum(1 for op in ops if op.kind == "button" and op.status == 200 and op.target is not None
-                       and not self.msgs[op.target].acknowledged)
+            return sum(
+                1
+                for op in ops
+                if op.kind == "button"
+                and op.status == 200
+                and op.target is not None
+                and not self.msgs[op.target].acknowledged
+            )
 
     def answered_diagnoses(self) -> list[tuple[Mention, BotMsg]]:
         with self.lock:
@@ -481,10 +512,12 @@ def _die_with_parent() -> None:
 
 # Runs a command after asking for SIGTERM on the benchmark's death: set in the fresh child (not in a
 # preexec_fn, which is unsafe with threads running) and kept across the exec; same pid as the command.
-_ORPHAN_GUARD = ("import ctypes, os, signal, sys\n"
-                 "try:\n    ctypes.CDLL('libc.so.6').prctl(1, signal.SIGTERM)\nexcept Exception:\n    pass\n"
-                 "if os.getppid() == 1:\n    sys.exit('the benchmark is gone')\n"
-                 "os.execvp(sys.argv[1], sys.argv[1:])\n")
+_ORPHAN_GUARD = (
+    "import ctypes, os, signal, sys\n"
+    "try:\n    ctypes.CDLL('libc.so.6').prctl(1, signal.SIGTERM)\nexcept Exception:\n    pass\n"
+    "if os.getppid() == 1:\n    sys.exit('the benchmark is gone')\n"
+    "os.execvp(sys.argv[1], sys.argv[1:])\n"
+)
 
 
 def guarded(cmd: list[str]) -> list[str]:
@@ -530,10 +563,14 @@ class Bot:
 
     def start(self, timeout: float = 60) -> Bot:
         self.log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen(guarded(denpex_cmd() + ["serve", "--http", "--host", HOST, "--port",
-                                                             str(self.port)]),
-                                     env=self.env, stdout=self.log, stderr=subprocess.STDOUT, cwd=self.workdir,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            guarded(denpex_cmd() + ["serve", "--http", "--host", HOST, "--port", str(self.port)]),
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            cwd=self.workdir,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + timeout
         with httpx.Client(trust_env=False, timeout=1) as client:
             while time.monotonic() < deadline:
@@ -642,10 +679,12 @@ class RssSampler(threading.Thread):
             wall = b[0] - a[0]
             if wall <= 0:
                 return None
-            return {"window_s": round(wall, 2),
-                    "bots_core_fraction": [round((y - x) / wall, 2) for x, y in zip(a[1], b[1], strict=True)],
-                    "benchmark_core_fraction": round((b[2] - a[2]) / wall, 2),
-                    "fake_core_fraction": round((b[3] - a[3]) / wall, 2) if self.fake_pid != os.getpid() else None}
+            return {
+                "window_s": round(wall, 2),
+                "bots_core_fraction": [round((y - x) / wall, 2) for x, y in zip(a[1], b[1], strict=True)],
+                "benchmark_core_fraction": round((b[2] - a[2]) / wall, 2),
+                "fake_core_fraction": round((b[3] - a[3]) / wall, 2) if self.fake_pid != os.getpid() else None,
+            }
 
     def run(self) -> None:
         while not self.stop_event.wait(self.interval):
@@ -698,15 +737,25 @@ while time.monotonic() < end:
 def start_bot_probe(bot: Bot, secret: str, limit: float) -> subprocess.Popen:
     """Acks as a quiet client sees them: one signed request at a time from a process of its own, so the
     senders' own interpreter lock (50 threads) is not in the number."""
-    return subprocess.Popen(guarded([sys.executable, "-c", BOT_PROBE, bot.events_url, secret, "0.02", str(limit)]),
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
-                            env={k: v for k, v in os.environ.items() if "proxy" not in k.lower()})
+    return subprocess.Popen(
+        guarded([sys.executable, "-c", BOT_PROBE, bot.events_url, secret, "0.02", str(limit)]),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        env={k: v for k, v in os.environ.items() if "proxy" not in k.lower()},
+    )
 
 
 def start_probe(fake, limit: float) -> subprocess.Popen:
-    return subprocess.Popen(guarded([sys.executable, "-c", PROBE, fake.api_url, fake.bot_token, "0.02", str(limit)]),
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
-                            env={k: v for k, v in os.environ.items() if "proxy" not in k.lower()})
+    return subprocess.Popen(
+        guarded([sys.executable, "-c", PROBE, fake.api_url, fake.bot_token, "0.02", str(limit)]),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+        env={k: v for k, v in os.environ.items() if "proxy" not in k.lower()},
+    )
 
 
 def stop_probe(probe: subprocess.Popen | None) -> list[tuple[float, float | None]]:
@@ -730,8 +779,9 @@ def stop_probe(probe: subprocess.Popen | None) -> list[tuple[float, float | None
 # -- sending ----------------------------------------------------------------------------------------------
 
 
-def make_mention(fake, tracker: Tracker, index: int, kind: str, channel: str, run: str, replica: int,
-                 warmup: bool = False) -> Mention:
+def make_mention(
+    fake, tracker: Tracker, index: int, kind: str, channel: str, run: str, replica: int, warmup: bool = False
+) -> Mention:
     log, marker = pasted_log(kind, index, run)
     text = "<@U0BOT> what happened here?\n" + log
     msg = fake.add_message(channel, text, user=USER)  # the thread the answer goes to must exist
@@ -741,8 +791,15 @@ def make_mention(fake, tracker: Tracker, index: int, kind: str, channel: str, ru
 
 
 def send_mention(driver: TimingDriver, m: Mention, op: Op) -> None:
-    event = {"type": "app_mention", "user": USER, "channel": m.channel, "ts": m.ts, "text": m.text,
-             "event_ts": m.ts, "client_msg_id": secrets.token_hex(16)}
+    event = {
+        "type": "app_mention",
+        "user": USER,
+        "channel": m.channel,
+        "ts": m.ts,
+        "text": m.text,
+        "event_ts": m.ts,
+        "client_msg_id": secrets.token_hex(16),
+    }
     envelope = driver.event_envelope(event)
     m.body, m.event_id = json.dumps(envelope).encode("utf-8"), envelope["event_id"]
     m.sent_at = time.time()
@@ -762,8 +819,16 @@ def send_retry(driver: TimingDriver, m: Mention, op: Op, deadline: float) -> Non
         op.error, op.ok = "not sent: the run ended before the original was acked", False
         return
     m.retried = True
-    _timed(op, driver, lambda: driver.send("event", m.body, "application/json", extra_headers={
-        "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"}))
+    _timed(
+        op,
+        driver,
+        lambda: driver.send(
+            "event",
+            m.body,
+            "application/json",
+            extra_headers={"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"},
+        ),
+    )
     op.ok = op.status == 200
 
 
@@ -815,8 +880,13 @@ def send_button(driver: TimingDriver, picker: ButtonPicker, op: Op, deadline: fl
     op.mention, op.target = mention, (bm.channel, bm.ts)
     mention.button_pressed = True
     iid = incident_of(message.get("blocks"))
-    _timed(op, driver, lambda: driver.block_action("denpex_ack", value=iid, message_ts=bm.ts, channel=bm.channel,
-                                           user_id=USER, message=message))
+    _timed(
+        op,
+        driver,
+        lambda: driver.block_action(
+            "denpex_ack", value=iid, message_ts=bm.ts, channel=bm.channel, user_id=USER, message=message
+        ),
+    )
     op.ok = op.status == 200
 
 
@@ -888,8 +958,18 @@ def schedule(args, mentions: list[Mention], channels: list[str], replicas: int) 
             ops.append((i + gap + 0.5, 1, Op("retry", (m.replica + 1) % replicas, mention=m)))
     for j in range(args.commands):
         pos = (j + 0.5) * n / max(1, args.commands)
-        ops.append((pos, 2, Op("command", j % replicas, text="help" if j % 2 == 0 else "status",
-                               channel=channels[j % len(channels)])))
+        ops.append(
+            (
+                pos,
+                2,
+                Op(
+                    "command",
+                    j % replicas,
+                    text="help" if j % 2 == 0 else "status",
+                    channel=channels[j % len(channels)],
+                ),
+            )
+        )
     for j in range(args.buttons):
         pos = n / 3 + (j + 0.5) * (2 * n / 3) / max(1, args.buttons)
         ops.append((pos, 3, Op("button", j % replicas)))
@@ -910,9 +990,14 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 def latency_summary(values: list[float]) -> dict:
-    return {"n": len(values), "p50_ms": _ms(pct(values, 0.5)), "p95_ms": _ms(pct(values, 0.95)),
-            "p99_ms": _ms(pct(values, 0.99)), "max_ms": _ms(max(values) if values else None),
-            "over_3s": sum(1 for v in values if v > SLACK_ACK_SECONDS)}
+    return {
+        "n": len(values),
+        "p50_ms": _ms(pct(values, 0.5)),
+        "p95_ms": _ms(pct(values, 0.95)),
+        "p99_ms": _ms(pct(values, 0.99)),
+        "max_ms": _ms(max(values) if values else None),
+        "over_3s": sum(1 for v in values if v > SLACK_ACK_SECONDS),
+    }
 
 
 def _ms(v: float | None) -> float | None:
@@ -941,15 +1026,23 @@ def log_findings(path: Path, limit: int = 8) -> dict:
             continue
         if line.startswith("Traceback"):
             in_tb = True
-        elif in_tb and line and not line.startswith((" ", "\t")) and not line.startswith("During handling") \
-                and not line.startswith("The above exception"):
+        elif (
+            in_tb
+            and line
+            and not line.startswith((" ", "\t"))
+            and not line.startswith("During handling")
+            and not line.startswith("The above exception")
+        ):
             key = _NUMBERS.sub("N", line)[:200]
             exceptions[key] += 1
             examples.setdefault(key, line[:300])
             in_tb = False
-    return {"lines": len(lines), "retries_acknowledged_as_seen": sum(bool(_RETRY_SEEN.search(line)) for line in lines),
-            "log_lines": [{"count": c, "line": examples[k]} for k, c in levels.most_common(limit)],
-            "exceptions": [{"count": c, "line": examples[k]} for k, c in exceptions.most_common(limit)]}
+    return {
+        "lines": len(lines),
+        "retries_acknowledged_as_seen": sum(bool(_RETRY_SEEN.search(line)) for line in lines),
+        "log_lines": [{"count": c, "line": examples[k]} for k, c in levels.most_common(limit)],
+        "exceptions": [{"count": c, "line": examples[k]} for k, c in exceptions.most_common(limit)],
+    }
 
 
 def evaluate(fake, tracker: Tracker, mentions: list[Mention], burst_start: float) -> dict:
@@ -974,8 +1067,10 @@ def evaluate(fake, tracker: Tracker, mentions: list[Mention], burst_start: float
             if msg is None:
                 state, blob = "deleted", ""
             else:
-                state, blob = classify(msg.get("text"), msg.get("blocks")), content_of(msg.get("text"),
-                                                                                      msg.get("blocks"))
+                state, blob = (
+                    classify(msg.get("text"), msg.get("blocks")),
+                    content_of(msg.get("text"), msg.get("blocks")),
+                )
             if state != bm.state:
                 disagreements += 1
             if state == PROGRESS and bm.ever_final:
@@ -990,15 +1085,22 @@ def evaluate(fake, tracker: Tracker, mentions: list[Mention], burst_start: float
         histogram[n] += 1
         if n == 0:
             counts["missing"] += 1
-            why = ("ack failed: " + (m.ack_error or f"HTTP {m.ack_status}")) if m.ack_status != 200 else \
-                ("no bot message in the thread" if not m.bot_msgs else "still showing progress: " + ", ".join(states))
+            why = (
+                ("ack failed: " + (m.ack_error or f"HTTP {m.ack_status}"))
+                if m.ack_status != 200
+                else (
+                    "no bot message in the thread" if not m.bot_msgs else "still showing progress: " + ", ".join(states)
+                )
+            )
             examples["missing"].append(f"#{m.index} {m.channel}/{m.ts} ({why})")
         if n > 1:
             counts["duplicated"] += 1
             if m.retried:
                 counts["duplicated_after_retry"] += 1
-            examples["duplicated"].append(f"#{m.index} {m.channel}/{m.ts}: {n} answers "
-                                          f"({', '.join(s for s, *_ in finals)}){' [retried]' if m.retried else ''}")
+            examples["duplicated"].append(
+                f"#{m.index} {m.channel}/{m.ts}: {n} answers "
+                f"({', '.join(s for s, *_ in finals)}){' [retried]' if m.retried else ''}"
+            )
         if any(s == FAILED for s, *_ in finals):
             counts["failed"] += 1
             examples["failed"].append(f"#{m.index} {m.kind} {m.channel}/{m.ts}")
@@ -1073,13 +1175,17 @@ def markdown(result: dict) -> str:
     for kind in ("mention", "retry", "command", "button"):
         s = ack.get(kind)
         if s and s["n"]:
-            lines.append(f"| · {kind} acks p50 / p95 / p99 / max ({s['n']}) | {f(s['p50_ms'])} / {f(s['p95_ms'])} / "
-                         f"{f(s['p99_ms'])} / {f(s['max_ms'])} ms |")
+            lines.append(
+                f"| · {kind} acks p50 / p95 / p99 / max ({s['n']}) | {f(s['p50_ms'])} / {f(s['p95_ms'])} / "
+                f"{f(s['p99_ms'])} / {f(s['max_ms'])} ms |"
+            )
     qc = result.get("quiet_client_acks") or {}
     if qc.get("n"):
-        lines.append(f"| · acks seen by a quiet client in its own process, one signed request at a time, p50 / p95 / "
-                     f"p99 / max ({qc['n']} during the burst{', ' + str(qc['errors']) + ' errors' if qc['errors'] else ''}) | "
-                     f"{f(qc['p50_ms'])} / {f(qc['p95_ms'])} / {f(qc['p99_ms'])} / {f(qc['max_ms'])} ms |")
+        lines.append(
+            f"| · acks seen by a quiet client in its own process, one signed request at a time, p50 / p95 / "
+            f"p99 / max ({qc['n']} during the burst{', ' + str(qc['errors']) + ' errors' if qc['errors'] else ''}) | "
+            f"{f(qc['p50_ms'])} / {f(qc['p95_ms'])} / {f(qc['p99_ms'])} / {f(qc['max_ms'])} ms |"
+        )
     lines += [
         f"| acks slower than Slack's 3 s | {ack['all']['over_3s']} |",
         f"| requests not acked 200 (errors / timeouts) | {not_200} |",
@@ -1089,7 +1195,7 @@ def markdown(result: dict) -> str:
         f"| missing (no answer) | {a['missing']} |",
         f"| duplicated (>1 answer) | {a['duplicated']} (after a retry: {a['duplicated_after_retry']}; the bot logged "
         f"{deduped} of {req['retries_acked']} retries as already handled) |",
-        f"| failed (\":x:\") | {a['failed']} |",
+        f'| failed (":x:") | {a["failed"]} |',
         f"| wrong (another diagnosis or notice) | {a['wrong']} |",
         f"| answer latency p50 / p95 / max (mention sent → answer) | {f(a['answer_latency']['p50_ms'])} / "
         f"{f(a['answer_latency']['p95_ms'])} / {f(a['answer_latency']['max_ms'])} ms |",
@@ -1106,39 +1212,52 @@ def markdown(result: dict) -> str:
     for r in result["replicas"]:
         inside = r.get("acks_inside") or {}
         if inside.get("n"):
-            lines.append(f"| bot {r['n']}: its own ack time, request in → response out, p50 / p99 (from its "
-                         f"/metrics histogram: bucket bounds; {inside['n']} requests) | ≤ {inside['p50_ms']:g} / "
-                         f"≤ {inside['p99_ms']:g} ms |")
+            lines.append(
+                f"| bot {r['n']}: its own ack time, request in → response out, p50 / p99 (from its "
+                f"/metrics histogram: bucket bounds; {inside['n']} requests) | ≤ {inside['p50_ms']:g} / "
+                f"≤ {inside['p99_ms']:g} ms |"
+            )
     for r in result["replicas"]:
-        lines.append(f"| bot {r['n']} peak RSS (VmHWM; sampled tree max) | {r['vmhwm_mb']:.0f} MB; "
-                     f"{r['sampled_peak_tree_mb']:.0f} MB |")
+        lines.append(
+            f"| bot {r['n']} peak RSS (VmHWM; sampled tree max) | {r['vmhwm_mb']:.0f} MB; "
+            f"{r['sampled_peak_tree_mb']:.0f} MB |"
+        )
     fk = result["fake"]
-    lines.append(f"| fake Slack: bot's API calls; in-fake service time p50 / p99 / max, summed over wall time | "
-                 f"{sum(fk['methods'].values())}; {f(fk['service_p50_ms'])} / {f(fk['service_p99_ms'])} / "
-                 f"{f(fk['service_max_ms'])} ms, {fk['busy_fraction'] * 100:.1f}% |")
+    lines.append(
+        f"| fake Slack: bot's API calls; in-fake service time p50 / p99 / max, summed over wall time | "
+        f"{sum(fk['methods'].values())}; {f(fk['service_p50_ms'])} / {f(fk['service_p99_ms'])} / "
+        f"{f(fk['service_max_ms'])} ms, {fk['busy_fraction'] * 100:.1f}% |"
+    )
     pr = fk.get("probe")
     if pr and pr["n"]:
-        lines.append(f"| fake Slack round-trip from another process, p50 / p99 / max ({pr['n']} auth.test during the "
-                     f"burst) | {f(pr['p50_ms'])} / {f(pr['p99_ms'])} / {f(pr['max_ms'])} ms"
-                     f"{', ' + str(pr['errors']) + ' errors' if pr['errors'] else ''} |")
+        lines.append(
+            f"| fake Slack round-trip from another process, p50 / p99 / max ({pr['n']} auth.test during the "
+            f"burst) | {f(pr['p50_ms'])} / {f(pr['p99_ms'])} / {f(pr['max_ms'])} ms"
+            f"{', ' + str(pr['errors']) + ' errors' if pr['errors'] else ''} |"
+        )
     if result.get("cpu"):
         c = result["cpu"]
         bots = ", ".join(f"{v * 100:.0f}%" for v in c["bots_core_fraction"])
         if c.get("fake_core_fraction") is None:
-            lines.append(f"| CPU, burst start → last answer ({c['window_s']} s): bot(s); fake + senders (one "
-                         f"process) | {bots}; {c['benchmark_core_fraction'] * 100:.0f}% of a core |")
+            lines.append(
+                f"| CPU, burst start → last answer ({c['window_s']} s): bot(s); fake + senders (one "
+                f"process) | {bots}; {c['benchmark_core_fraction'] * 100:.0f}% of a core |"
+            )
         else:
-            lines.append(f"| CPU, burst start → last answer ({c['window_s']} s): bot(s); fake Slack; senders | "
-                         f"{bots}; {c['fake_core_fraction'] * 100:.0f}%; {c['benchmark_core_fraction'] * 100:.0f}% "
-                         "of a core |")
+            lines.append(
+                f"| CPU, burst start → last answer ({c['window_s']} s): bot(s); fake Slack; senders | "
+                f"{bots}; {c['fake_core_fraction'] * 100:.0f}%; {c['benchmark_core_fraction'] * 100:.0f}% "
+                "of a core |"
+            )
     verdict = ("PASS" if result["passed"] else "FAIL") + (" (timed out)" if result["timed_out"] else "")
     lines.append(f"| verdict | {verdict} |")
     notes = []
     if a["progress_stuck_messages"]:
         notes.append(f"- {a['progress_stuck_messages']} bot message(s) still show progress at the end")
     if a["final_overwritten_by_progress"]:
-        notes.append(f"- {a['final_overwritten_by_progress']} final answer(s) were later overwritten by a progress "
-                     "update")
+        notes.append(
+            f"- {a['final_overwritten_by_progress']} final answer(s) were later overwritten by a progress update"
+        )
     if a["stray_bot_messages"]:
         notes.append(f"- {a['stray_bot_messages']} bot message(s) posted outside the mentions' threads")
     if fk["refusals"]:
@@ -1161,35 +1280,66 @@ def markdown(result: dict) -> str:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--mentions", type=int, default=500, help="app_mention events with a pasted log (default 500)")
     p.add_argument("--concurrency", type=int, default=50, help="sender threads, i.e. requests in flight (default 50)")
-    p.add_argument("--retries", type=int, default=50,
-                   help="Slack retries (same event_id, X-Slack-Retry-Num: 1) of as many mentions (default 50)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=50,
+        help="Slack retries (same event_id, X-Slack-Retry-Num: 1) of as many mentions (default 50)",
+    )
     p.add_argument("--commands", type=int, default=40, help="slash commands, /denpex help and status (default 40)")
-    p.add_argument("--buttons", type=int, default=40,
-                   help="Acknowledge presses on already-answered diagnoses (default 40)")
-    p.add_argument("--replicas", type=int, default=1,
-                   help="bot processes on different ports sharing --db; requests go round-robin (default 1)")
+    p.add_argument(
+        "--buttons", type=int, default=40, help="Acknowledge presses on already-answered diagnoses (default 40)"
+    )
+    p.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        help="bot processes on different ports sharing --db; requests go round-robin (default 1)",
+    )
     p.add_argument("--db", help="DENPEX_DB for every replica, passed through as is (default: a temp SQLite file)")
     p.add_argument("--config", help="DENPEX_CONFIG for the bots (default: a temp file with [bot] file_hosts = [])")
     p.add_argument("--channels", type=int, default=10, help="channels the mentions are spread over (default 10)")
-    p.add_argument("--timeout", type=float, default=300,
-                   help="overall bound in seconds from the start of the burst (default 300)")
-    p.add_argument("--settle", type=float, default=3.0,
-                   help="after everything is answered, keep watching this long for late duplicates (default 3)")
-    p.add_argument("--http-timeout", type=float, default=30.0,
-                   help="the senders' HTTP timeout; acks over 3 s are counted separately (default 30)")
-    p.add_argument("--no-warmup", action="store_true",
-                   help="skip the one unmeasured mention per replica that loads the signature library first")
-    p.add_argument("--denpex", help="the command that runs denpex, split on spaces (default: the denpex next to "
-                                    "this Python, else python -m bot.cli)")
-    p.add_argument("--fake-in-process", action="store_true",
-                   help="run the fake Slack in this process, sharing its interpreter lock with the senders "
-                        "(default: a process of its own)")
-    p.add_argument("--no-probe", action="store_true",
-                   help="skip the side process that times the fake Slack's round-trip during the burst")
+    p.add_argument(
+        "--timeout", type=float, default=300, help="overall bound in seconds from the start of the burst (default 300)"
+    )
+    p.add_argument(
+        "--settle",
+        type=float,
+        default=3.0,
+        help="after everything is answered, keep watching this long for late duplicates (default 3)",
+    )
+    p.add_argument(
+        "--http-timeout",
+        type=float,
+        default=30.0,
+        help="the senders' HTTP timeout; acks over 3 s are counted separately (default 30)",
+    )
+    p.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="skip the one unmeasured mention per replica that loads the signature library first",
+    )
+    p.add_argument(
+        "--denpex",
+        help="the command that runs denpex, split on spaces (default: the denpex next to "
+        "this Python, else python -m bot.cli)",
+    )
+    p.add_argument(
+        "--fake-in-process",
+        action="store_true",
+        help="run the fake Slack in this process, sharing its interpreter lock with the senders "
+        "(default: a process of its own)",
+    )
+    p.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="skip the side process that times the fake Slack's round-trip during the burst",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON instead of a Markdown table")
     p.add_argument("--keep", action="store_true", help="keep the work directory (bot logs, config, database)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -1228,8 +1378,11 @@ def main(argv=None) -> int:
     if not config:
         config = str(workdir / "denpex.toml")
         Path(config).write_text("[bot]\nfile_hosts = []\n")
-    env = {k: v for k, v in os.environ.items()
-           if k.lower() not in ("http_proxy", "https_proxy", "all_proxy") and k != "SLACK_APP_TOKEN"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k.lower() not in ("http_proxy", "https_proxy", "all_proxy") and k != "SLACK_APP_TOKEN"
+    }
     env.setdefault("DENPEX_CACHE_DIR", str(workdir / "cache"))
     env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1,localhost"
 
@@ -1248,9 +1401,15 @@ def main(argv=None) -> int:
     exit_codes: list = []
     try:
         fake.start()
-        env.update({"SLACK_BOT_TOKEN": fake.bot_token, "SLACK_SIGNING_SECRET": fake.signing_secret,
-                    "DENPEX_SLACK_API_URL": fake.api_url, "DENPEX_DB": args.db or str(workdir / "denpex.db"),
-                    "DENPEX_CONFIG": config})
+        env.update(
+            {
+                "SLACK_BOT_TOKEN": fake.bot_token,
+                "SLACK_SIGNING_SECRET": fake.signing_secret,
+                "DENPEX_SLACK_API_URL": fake.api_url,
+                "DENPEX_DB": args.db or str(workdir / "denpex.db"),
+                "DENPEX_CONFIG": config,
+            }
+        )
         say(f"fake Slack on {fake.url}; work directory {workdir}")
         for n in range(args.replicas):  # one at a time: the first one migrates the shared database
             bots.append(Bot(n, env, workdir))  # listed first, so a bot that fails to get healthy is stopped too
@@ -1258,15 +1417,19 @@ def main(argv=None) -> int:
             say(f"bot {n} (pid {bots[-1].pid}) healthy on {bots[-1].events_url}")
         sampler = RssSampler(bots, fake.pid)
         sampler.start()
-        client = httpx.Client(timeout=args.http_timeout, trust_env=False,
-                              limits=httpx.Limits(max_connections=args.concurrency + 8,
-                                                  max_keepalive_connections=args.concurrency + 8))
+        client = httpx.Client(
+            timeout=args.http_timeout,
+            trust_env=False,
+            limits=httpx.Limits(max_connections=args.concurrency + 8, max_keepalive_connections=args.concurrency + 8),
+        )
         drivers = [TimingDriver(b.events_url, fake.signing_secret, fake, client=client) for b in bots]
         tracker = Tracker(fake)
 
         if not args.no_warmup:
-            warm = [make_mention(fake, tracker, 900000 + n, "cuda_oom", "CWARMUP", run, n, warmup=True)
-                    for n in range(len(bots))]
+            warm = [
+                make_mention(fake, tracker, 900000 + n, "cuda_oom", "CWARMUP", run, n, warmup=True)
+                for n in range(len(bots))
+            ]
             for m in warm:
                 send_mention(drivers[m.replica], m, Op("mention", m.replica, mention=m))
             deadline = time.monotonic() + 60
@@ -1278,12 +1441,18 @@ def main(argv=None) -> int:
             for d in drivers:
                 d.sent.clear()
 
-        mentions = [make_mention(fake, tracker, i, KIND_CYCLE[i % len(KIND_CYCLE)], channels[i % len(channels)], run,
-                                 i % len(bots)) for i in range(args.mentions)]
+        mentions = [
+            make_mention(
+                fake, tracker, i, KIND_CYCLE[i % len(KIND_CYCLE)], channels[i % len(channels)], run, i % len(bots)
+            )
+            for i in range(args.mentions)
+        ]
         ops = schedule(args, mentions, channels, len(bots))
         picker = ButtonPicker(tracker, mentions)
-        say(f"burst: {len(ops)} requests ({args.mentions} mentions, {args.retries} retries, {args.commands} commands, "
-            f"{args.buttons} buttons) at concurrency {args.concurrency}, timeout {args.timeout:.0f}s")
+        say(
+            f"burst: {len(ops)} requests ({args.mentions} mentions, {args.retries} retries, {args.commands} commands, "
+            f"{args.buttons} buttons) at concurrency {args.concurrency}, timeout {args.timeout:.0f}s"
+        )
 
         burst_start = time.time()
         deadline = time.monotonic() + args.timeout
@@ -1320,9 +1489,11 @@ def main(argv=None) -> int:
             now = time.monotonic()
             if now - last_say >= 5:
                 last_say = now
-                say(f"{time.time() - burst_start:6.1f}s: {sent}/{len(ops)} requests done, "
+                say(
+                    f"{time.time() - burst_start:6.1f}s: {sent}/{len(ops)} requests done, "
                     f"{len(mentions) - len(pending)}/{len(mentions)} mentions answered, "
-                    f"{tracker.methods['chat.postMessage']} posts, {tracker.methods['chat.update']} updates")
+                    f"{tracker.methods['chat.postMessage']} posts, {tracker.methods['chat.update']} updates"
+                )
             if sent == len(futures) and not pending and not tracker.unacknowledged_presses(ops):
                 if settled_since is None:
                     settled_since = now
@@ -1332,8 +1503,10 @@ def main(argv=None) -> int:
                 settled_since = None
             if now >= deadline:
                 timed_out = True
-                say(f"TIMEOUT after {args.timeout:.0f}s: {len(futures) - sent} request(s) unfinished, "
-                    f"{len(pending)} mention(s) without a final answer")
+                say(
+                    f"TIMEOUT after {args.timeout:.0f}s: {len(futures) - sent} request(s) unfinished, "
+                    f"{len(pending)} mention(s) without a final answer"
+                )
                 break
             time.sleep(0.25)
         STOP.set()
@@ -1363,8 +1536,20 @@ def main(argv=None) -> int:
         bot_probe_ok = [lat for lat in bot_probe_window if lat is not None]
         wall = max(1e-9, time.time() - burst_start)
         result = {
-            "config": {k: getattr(args, k) for k in ("mentions", "concurrency", "retries", "commands", "buttons",
-                                                      "replicas", "channels", "timeout", "settle")}
+            "config": {
+                k: getattr(args, k)
+                for k in (
+                    "mentions",
+                    "concurrency",
+                    "retries",
+                    "commands",
+                    "buttons",
+                    "replicas",
+                    "channels",
+                    "timeout",
+                    "settle",
+                )
+            }
             | {"db": "temp sqlite" if not args.db else args.db, "warmup": not args.no_warmup},
             "ack_latency": {"all": latency_summary(all_lat), **{k: latency_summary(v) for k, v in by_kind.items()}},
             "requests": {
@@ -1379,11 +1564,16 @@ def main(argv=None) -> int:
             },
             "answers": answers,
             "quiet_client_acks": latency_summary(bot_probe_ok) | {"errors": len(bot_probe_window) - len(bot_probe_ok)},
-            "fake": {"api_calls": len(service), "methods": dict(tracker.methods),
-                     "service_p50_ms": _ms(pct(service, 0.5)), "service_p99_ms": _ms(pct(service, 0.99)),
-                     "service_max_ms": _ms(max(service) if service else None),
-                     "busy_fraction": round(sum(service) / wall, 4), "refusals": dict(tracker.refusals),
-                     "probe": latency_summary(probe_ok) | {"errors": len(probe_window) - len(probe_ok)}},
+            "fake": {
+                "api_calls": len(service),
+                "methods": dict(tracker.methods),
+                "service_p50_ms": _ms(pct(service, 0.5)),
+                "service_p99_ms": _ms(pct(service, 0.99)),
+                "service_max_ms": _ms(max(service) if service else None),
+                "busy_fraction": round(sum(service) / wall, 4),
+                "refusals": dict(tracker.refusals),
+                "probe": latency_summary(probe_ok) | {"errors": len(probe_window) - len(probe_ok)},
+            },
             "timed_out": timed_out,
             "cpu": sampler.utilisation(burst_start, answers["last_answer_at"]),
         }
@@ -1417,11 +1607,21 @@ def main(argv=None) -> int:
         return 130 if interrupted else 2
 
     assert sampler is not None  # a result means the run got as far as sampling
-    result["replicas"] = [{"n": b.n, "pid": b.pid, "port": b.port, "exit_code": exit_codes[i],
-                           "vmhwm_mb": sampler.hwm_kb[i] / 1024, "sampled_peak_tree_mb": sampler.peak_tree_kb[i] / 1024,
-                           "log": log_findings(b.log_path), "acks_inside": b.acks_inside} for i, b in enumerate(bots)]
+    result["replicas"] = [
+        {
+            "n": b.n,
+            "pid": b.pid,
+            "port": b.port,
+            "exit_code": exit_codes[i],
+            "vmhwm_mb": sampler.hwm_kb[i] / 1024,
+            "sampled_peak_tree_mb": sampler.peak_tree_kb[i] / 1024,
+            "log": log_findings(b.log_path),
+            "acks_inside": b.acks_inside,
+        }
+        for i, b in enumerate(bots)
+    ]
     a = result["answers"]
-    result["passed"] = (a["right"] == a["mentions"] and not timed_out)
+    result["passed"] = a["right"] == a["mentions"] and not timed_out
     if args.keep:
         result["workdir"] = str(workdir)
     else:

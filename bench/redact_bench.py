@@ -57,8 +57,10 @@ SECRET = [
 
 def evidence_lines(count: int, seed: int = 7) -> list[str]:
     rng = random.Random(seed)
-    return [rng.choice(SECRET if rng.random() < 0.05 else PLAIN).format(r=rng.randrange(64), n=rng.randrange(10_000))
-            for _ in range(count)]
+    return [
+        rng.choice(SECRET if rng.random() < 0.05 else PLAIN).format(r=rng.randrange(64), n=rng.randrange(10_000))
+        for _ in range(count)
+    ]
 
 
 def one_mb_lines() -> dict[str, str]:
@@ -76,8 +78,9 @@ def one_mb_lines() -> dict[str, str]:
         "token: + spaces": ("token:" + " " * 4000) * (size // 4006 + 1),
         "quotes": ("'a" * (size // 2))[:size],
         "%-encoded URLs": ("https%3A%2F%2Fu%3Ap" * (size // 19 + 1))[:size],
-        "tqdm \\r updates": ("\rEpoch 1:  45%|####5     | 450/1000 [00:45<00:55, 10.0it/s, loss=0.512]"
-                            * (size // 70 + 1))[:size],
+        "tqdm \\r updates": (
+            "\rEpoch 1:  45%|####5     | 450/1000 [00:45<00:55, 10.0it/s, loss=0.512]" * (size // 70 + 1)
+        )[:size],
         "letters": "a" * size,
     }
 

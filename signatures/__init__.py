@@ -39,13 +39,50 @@ from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
 
 __all__ = [
-    "Budget", "InputError", "LIBRARY_DIR", "cached_matcher", "Library", "Matcher", "ScanResult", "Signature", "SignatureFileError", "Source",
-    "collateral_line", "default_library", "diagnose", "diagnose_sources", "load_library", "load_signature",
-    "open_path", "open_sources", "render_text", "default_matcher", "source_from_bytes",
-    "CaseResult", "ERRORLIKE", "case_report", "coverage_markdown", "lint_library", "run_cases",
+    "Budget",
+    "InputError",
+    "LIBRARY_DIR",
+    "cached_matcher",
+    "Library",
+    "Matcher",
+    "ScanResult",
+    "Signature",
+    "SignatureFileError",
+    "Source",
+    "collateral_line",
+    "default_library",
+    "diagnose",
+    "diagnose_sources",
+    "load_library",
+    "load_signature",
+    "open_path",
+    "open_sources",
+    "render_text",
+    "default_matcher",
+    "source_from_bytes",
+    "CaseResult",
+    "ERRORLIKE",
+    "case_report",
+    "coverage_markdown",
+    "lint_library",
+    "run_cases",
     # the report (the JSON contract) as frozen models
-    "Attribution", "Collateral", "Diagnosis", "Evidence", "FirstSeen", "FlightRecorder", "JobInfo", "JobLog", "LogLine",
-    "Mismatch", "RankLines", "Reason", "Report", "Stats", "Stuck", "UnrecognisedHint",
+    "Attribution",
+    "Collateral",
+    "Diagnosis",
+    "Evidence",
+    "FirstSeen",
+    "FlightRecorder",
+    "JobInfo",
+    "JobLog",
+    "LogLine",
+    "Mismatch",
+    "RankLines",
+    "Reason",
+    "Report",
+    "Stats",
+    "Stuck",
+    "UnrecognisedHint",
 ]
 
 _matcher: Matcher | None = None
@@ -59,8 +96,9 @@ def default_matcher() -> Matcher:
     return _matcher
 
 
-def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
-                     progress: Callable[[int], None] | None = None) -> Report:
+def diagnose_sources(
+    sources: Iterable[Source], matcher: Matcher | None = None, progress: Callable[[int], None] | None = None
+) -> Report:
     """Scan the sources as one job and return the report (the JSON contract)."""
     matcher = matcher or default_matcher()
     started = time.perf_counter()
@@ -92,7 +130,11 @@ def diagnose_sources(sources: Iterable[Source], matcher: Matcher | None = None,
     return build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy, recorder)
 
 
-def diagnose(inputs: list[str], matcher: Matcher | None = None,
-             progress: Callable[[int], None] | None = None, budget: Budget | None = None) -> Report:
+def diagnose(
+    inputs: list[str],
+    matcher: Matcher | None = None,
+    progress: Callable[[int], None] | None = None,
+    budget: Budget | None = None,
+) -> Report:
     """Diagnose paths (files, directories, archives, or '-' for stdin) as one job."""
     return diagnose_sources(open_sources(inputs, budget), matcher, progress)

@@ -56,7 +56,7 @@ from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_o
 from ._refine import refine
 from ._schema import Signature
 
-FALLBACK_WINDOW = 12     # lines: a generic exception this close to a specific one is the same failure
+FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
 BURST_SECONDS = 60.0
 MAX_EXTRA_DIAGNOSES = 4
@@ -76,20 +76,20 @@ class Reason:
 class Attribution:
     rank: int | None
     rule: str
-    confidence: str              # "high", "medium" or "low"
+    confidence: str  # "high", "medium" or "low"
     reasons: list[Reason] = field(default_factory=list)
 
 
 @dataclass
 class Finding:
     sig: Signature
-    event: Event                  # the initiating event
-    events: list[Event]           # every kept event of this signature
+    event: Event  # the initiating event
+    events: list[Event]  # every kept event of this signature
     ranks: list[int]
     count: int
     initiating_rank: int | None
-    promoted: bool                # a collateral signature standing in as the diagnosis
-    related: list[Event]          # other root events in the same burst
+    promoted: bool  # a collateral signature standing in as the diagnosis
+    related: list[Event]  # other root events in the same burst
     collateral: list[dict]
     launcher: list[Event]
     attribution: Attribution | None = None
@@ -145,8 +145,7 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
             lst = near.get(e.source_index, [])
             lo = bisect.bisect_left(lst, e.line - FALLBACK_WINDOW, key=lambda pair: pair[0])
             hi = bisect.bisect_right(lst, e.line + FALLBACK_WINDOW, key=lambda pair: pair[0])
-            if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role == "root")
-                   for _, s in lst[lo:hi]):
+            if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role == "root") for _, s in lst[lo:hi]):
                 continue
         out.append(e)
     return out
@@ -171,8 +170,9 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
     had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died."""
     if "teardown" not in sig.tags or e.values.get("reason"):
         return False
-    return any(_before(x, e) for x in others if x is not e) or \
-        any(failed_on_its_own(w) and _before(w, e) for w in launcher)
+    return any(_before(x, e) for x in others if x is not e) or any(
+        failed_on_its_own(w) and _before(w, e) for w in launcher
+    )
 
 
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
@@ -181,8 +181,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     scan = dataclasses.replace(scan, events=spawned_ranks(global_ranks(refine(scan.events, sigs))))
     events = _drop_fallbacks(scan.events, sigs)
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
-    events = [e for e in events if not e.handled and not (_is_fallback(sigs[e.sig_id]) and not e.in_thread
-                                                          and survived(scan, e.source, e.line, e.rank))]
+    events = [
+        e
+        for e in events
+        if not e.handled
+        and not (_is_fallback(sigs[e.sig_id]) and not e.in_thread and survived(scan, e.source, e.line, e.rank))
+    ]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
@@ -190,8 +194,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     roots = [e for e in roots if e not in teardown]
     launcher += teardown
     explicit = [e for e in explicit if e not in teardown]
-    roots = [e for e in roots if e.kind != "absence" or not any(
-        r.source_index == e.source_index and r.line > e.line for r in explicit)]
+    roots = [
+        e
+        for e in roots
+        if e.kind != "absence" or not any(r.source_index == e.source_index and r.line > e.line for r in explicit)
+    ]
     collateral = [e for e in events if sigs[e.sig_id].role == "collateral"]
     view = build_view(scan, sigs)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
@@ -220,8 +227,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
         winner = max(burst, key=lambda e: (sigs[e.sig_id].priority, -order[id(e)]))
         sig = sigs[winner.sig_id]
         related = [e for e in burst if e.sig_id != sig.id]
-        findings.append(_finding(scan, view, sig, winner, [e for e in events if e.sig_id == sig.id], related,
-                                 promoted, launcher, sigs))
+        findings.append(
+            _finding(
+                scan, view, sig, winner, [e for e in events if e.sig_id == sig.id], related, promoted, launcher, sigs
+            )
+        )
         classes_seen.add(sig.cls)
         explained = {id(e) for e in burst}
         # a later failure of a class already reported is the same failure seen again
@@ -235,104 +245,190 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     return findings, launcher
 
 
-def _finding(scan: ScanResult, view: JobView, sig: Signature, event: Event, same_sig: list[Event],
-             related: list[Event], promoted: bool, launcher: list[Event], sigs: dict[str, Signature]) -> Finding:
+def _finding(
+    scan: ScanResult,
+    view: JobView,
+    sig: Signature,
+    event: Event,
+    same_sig: list[Event],
+    related: list[Event],
+    promoted: bool,
+    launcher: list[Event],
+    sigs: dict[str, Signature],
+) -> Finding:
     # events are kept per (signature, rank), so every rank that fired has at least one here;
     # ranks whose events yielded to a specific signature are gone from `same_sig`
     ranks = sorted({e.rank for e in same_sig if e.rank is not None})
     count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
     count = max(count, len(same_sig))  # a refined signature's lines are counted under the one it refines
     attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs)
-    return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher,
-                   attribution)
+    return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher, attribution)
 
 
 def _where(e: Event) -> str:
     return f"{e.source}:{e.line}"
 
 
-def _attribute_rank(view: JobView, sig: Signature, event: Event, same_sig: list[Event], related: list[Event],
-                    ranks: list[int], launcher: list[Event], sigs: dict[str, Signature]) -> Attribution:
+def _attribute_rank(
+    view: JobView,
+    sig: Signature,
+    event: Event,
+    same_sig: list[Event],
+    related: list[Event],
+    ranks: list[int],
+    launcher: list[Event],
+    sigs: dict[str, Signature],
+) -> Attribution:
     def because(rank, rule, confidence, *reasons: Reason) -> Attribution:
         return Attribution(rank, rule, confidence, list(reasons))
 
     first = Reason(f"first seen: {event.text[:160]}", event.source, event.line)
     if sig.cls == "rendezvous_failure" and len(view.implied) == 1 and view.ranks:
         rank = next(iter(view.implied))
-        return because(rank, "absent_rank", "medium", first,
-                       Reason(f"rank {rank} of {len(view.expected)} never printed a line: the others waited for it "
-                              "to join", None, None))
+        return because(
+            rank,
+            "absent_rank",
+            "medium",
+            first,
+            Reason(
+                f"rank {rank} of {len(view.expected)} never printed a line: the others waited for it to join",
+                None,
+                None,
+            ),
+        )
     if sig.scope == "job" and sig.cls != "collective_mismatch":
-        return because(None, "job_wide", "high", Reason(f"{sig.title}: this is the job's failure, not one rank's",
-                                                        event.source, event.line))
+        return because(
+            None,
+            "job_wide",
+            "high",
+            Reason(f"{sig.title}: this is the job's failure, not one rank's", event.source, event.line),
+        )
     if sig.cls == "collective_mismatch":
         odd = _odd_one_out(same_sig, view)
         if odd is not None:
             return because(odd[0], "collective_odd_one_out", "high", odd[1])
-        return because(None, "job_wide", "medium", Reason("the mismatch report does not say which rank "
-                                                          "differs from the others", event.source, event.line))
+        return because(
+            None,
+            "job_wide",
+            "medium",
+            Reason("the mismatch report does not say which rank differs from the others", event.source, event.line),
+        )
     if "launcher-exit" in sig.tags:
         code = exit_code(event)
         meaning = FATAL_EXITS.get(code)
         confidence = "medium" if meaning else "low"
-        text = (f"only the launcher saw rank {event.rank} end: exit {code}" + (f" ({meaning})" if meaning else "")
-                + "; no rank's own error is in this log")
+        text = (
+            f"only the launcher saw rank {event.rank} end: exit {code}"
+            + (f" ({meaning})" if meaning else "")
+            + "; no rank's own error is in this log"
+        )
         others = [w for w in launcher if w is not event and w.rank is not None and not failed_on_its_own(w)]
         reasons = [Reason(text, event.source, event.line)]
         if others:
-            reasons.append(Reason(f"the launcher then stopped {len({w.rank for w in others})} other rank(s): "
-                                  "teardown, not the cause", others[0].source, others[0].line))
+            reasons.append(
+                Reason(
+                    f"the launcher then stopped {len({w.rank for w in others})} other rank(s): teardown, not the cause",
+                    others[0].source,
+                    others[0].line,
+                )
+            )
         own = view.ranks.get(event.rank) if event.rank is not None else None
-        rule = "launcher_fatal_signal" if meaning and own and own.collateral == [] and \
-            any(s.collateral for s in view.ranks.values()) else "launcher_exit"
+        rule = (
+            "launcher_fatal_signal"
+            if meaning and own and own.collateral == [] and any(s.collateral for s in view.ranks.values())
+            else "launcher_exit"
+        )
         if rule == "launcher_fatal_signal":
             confidence = "high"
-            reasons.append(Reason(f"rank {event.rank} shows no error of its own while the others report the "
-                                  "knock-on", None, None))
+            reasons.append(
+                Reason(f"rank {event.rank} shows no error of its own while the others report the knock-on", None, None)
+            )
         return because(event.rank, rule, confidence, *reasons)
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher)
     if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
-        return because(None, "all_alike", "medium", Reason(f"all {len(ranks)} ranks failed the same way "
-                                                           f"({_rank_list(ranks)})", event.source, event.line))
+        return because(
+            None,
+            "all_alike",
+            "medium",
+            Reason(f"all {len(ranks)} ranks failed the same way ({_rank_list(ranks)})", event.source, event.line),
+        )
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
         if found is not None:
             return found
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
-            return because(None, "all_alike", "low", Reason(f"all {len(ranks)} ranks timed out alike and none is "
-                                                            "missing or behind", event.source, event.line))
+            return because(
+                None,
+                "all_alike",
+                "low",
+                Reason(
+                    f"all {len(ranks)} ranks timed out alike and none is missing or behind", event.source, event.line
+                ),
+            )
     if event.rank is not None:
         return because(event.rank, "explicit_root", "high" if sig.role == "root" else "medium", first)
     named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
     if len(named) == 1:
         rank = named.pop()
-        return because(rank, "recovered_rank", "medium", first,
-                       Reason(f"the same failure's other lines name rank {rank}", None, None))
+        return because(
+            rank,
+            "recovered_rank",
+            "medium",
+            first,
+            Reason(f"the same failure's other lines name rank {rank}", None, None),
+        )
     knock_on = {r for r, s in view.ranks.items() if s.collateral}  # ranks whose own errors are consequences
     failed = [w for w in launcher if w.rank is not None and failed_on_its_own(w) and w.rank not in knock_on]
     if len({w.rank for w in failed}) == 1:
         w = failed[0]
-        return because(w.rank, "recovered_rank", "medium", first,
-                       Reason(f"the line names no rank; the launcher saw only rank {w.rank} fail on its own "
-                              f"(exit {exit_code(w)})", w.source, w.line))
+        return because(
+            w.rank,
+            "recovered_rank",
+            "medium",
+            first,
+            Reason(
+                f"the line names no rank; the launcher saw only rank {w.rank} fail on its own (exit {exit_code(w)})",
+                w.source,
+                w.line,
+            ),
+        )
     earliest = _first_to_fail(failed)
     if earliest is not None:
         w, lead, next_rank = earliest
-        return because(w.rank, "recovered_rank", "low", first,
-                       Reason(f"the line names no rank; the launcher saw rank {w.rank} fail first (exit "
-                              f"{exit_code(w)}), {lead:.0f} s before rank {next_rank}", w.source, w.line))
+        return because(
+            w.rank,
+            "recovered_rank",
+            "low",
+            first,
+            Reason(
+                f"the line names no rank; the launcher saw rank {w.rank} fail first (exit "
+                f"{exit_code(w)}), {lead:.0f} s before rank {next_rank}",
+                w.source,
+                w.line,
+            ),
+        )
     quiet = set(view.expected) - knock_on
     if knock_on and len(quiet) == 1:
         rank = quiet.pop()
-        return because(rank, "recovered_rank", "medium", first,
-                       Reason(f"the line names no rank; every other rank ({_rank_list(sorted(knock_on))}) reported "
-                              f"only the knock-on, rank {rank} nothing of its own", None, None))
+        return because(
+            rank,
+            "recovered_rank",
+            "medium",
+            first,
+            Reason(
+                f"the line names no rank; every other rank ({_rank_list(sorted(knock_on))}) reported "
+                f"only the knock-on, rank {rank} nothing of its own",
+                None,
+                None,
+            ),
+        )
     stopped = _stopped_first(view)
     if stopped is not None:
         return because(stopped[0], "progress_stopped_first", "low", first, stopped[1])
-    return because(None, "unknown", "low", first, Reason("the line names no rank and nothing else tells which",
-                                                         None, None))
+    return because(
+        None, "unknown", "low", first, Reason("the line names no rank and nothing else tells which", None, None)
+    )
 
 
 def _rank_list(ranks) -> str:
@@ -349,33 +445,62 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason] | Non
     votes: dict[int, list[Event]] = {}
     for e in events:
         other = _OTHER_RANK.search(e.text)
-        named = other.group(1) if other else (e.values.get("mismatch_rank", "") if "but Rank" not in e.text
-                                              and e.rank is None else "")
+        named = (
+            other.group(1)
+            if other
+            else (e.values.get("mismatch_rank", "") if "but Rank" not in e.text and e.rank is None else "")
+        )
         if named.isdigit():
             votes.setdefault(int(named), []).append(e)
     if not votes:
         return None
     rank = min(votes, key=lambda r: (-len(votes[r]), r))
     e = votes[rank][0]
-    return rank, Reason(f"the collective check compares rank {rank} with the others and finds it running a "
-                        f"different collective ({len(votes[rank])} report(s) name it)", e.source, e.line)
+    return rank, Reason(
+        f"the collective check compares rank {rank} with the others and finds it running a "
+        f"different collective ({len(votes[rank])} report(s) name it)",
+        e.source,
+        e.line,
+    )
 
 
 def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) -> Attribution:
     killed = [w for w in launcher if w.rank is not None and FATAL_EXITS.get(exit_code(w)) and w.rank not in ranks]
     if killed:
         w = killed[0]
-        return Attribution(w.rank, "launcher_fatal_signal", "high", [
-            Reason(f"the launcher saw rank {w.rank} die ({exit_code(w)}, {FATAL_EXITS[exit_code(w)]})",
-                   w.source, w.line),
-            Reason(f"{len(ranks)} other rank(s) then lost their peer", event.source, event.line)])
+        return Attribution(
+            w.rank,
+            "launcher_fatal_signal",
+            "high",
+            [
+                Reason(
+                    f"the launcher saw rank {w.rank} die ({exit_code(w)}, {FATAL_EXITS[exit_code(w)]})",
+                    w.source,
+                    w.line,
+                ),
+                Reason(f"{len(ranks)} other rank(s) then lost their peer", event.source, event.line),
+            ],
+        )
     silent = sorted(view.expected - set(ranks))
     if len(silent) == 1 and ranks:
-        return Attribution(silent[0], "silent_rank", "medium", [
-            Reason(f"ranks {_rank_list(ranks)} lost a peer; rank {silent[0]} reported nothing", event.source,
-                   event.line)])
-    return Attribution(None, "peer_unknown", "low", [
-        Reason("ranks lost a peer, and nothing in the log tells which one went away", event.source, event.line)])
+        return Attribution(
+            silent[0],
+            "silent_rank",
+            "medium",
+            [
+                Reason(
+                    f"ranks {_rank_list(ranks)} lost a peer; rank {silent[0]} reported nothing",
+                    event.source,
+                    event.line,
+                )
+            ],
+        )
+    return Attribution(
+        None,
+        "peer_unknown",
+        "low",
+        [Reason("ranks lost a peer, and nothing in the log tells which one went away", event.source, event.line)],
+    )
 
 
 def _silent_or_behind(view: JobView, sig: Signature, ranks: list[int], event: Event) -> Attribution | None:
@@ -386,14 +511,29 @@ def _silent_or_behind(view: JobView, sig: Signature, ranks: list[int], event: Ev
     if len(missing) == 1 and len(timed_out) >= 1:
         rank = missing[0]
         state = view.ranks.get(rank)
-        where = "printed nothing" if state is None or state.progress is None else \
-            f"last made progress at step {state.progress.step}"
-        known = f"of {view.world_size} ranks (world size)" if view.world_size else \
-            f"of the {len(view.expected)} ranks seen or implied"
-        return Attribution(rank, "silent_rank", "high" if view.world_size else "medium", [
-            Reason(f"rank {rank} is the only one {known} that did not report the timeout; it {where}",
-                   event.source, event.line),
-            Reason(f"ranks {_rank_list(timed_out)} waited on it and timed out", event.source, event.line)])
+        where = (
+            "printed nothing"
+            if state is None or state.progress is None
+            else f"last made progress at step {state.progress.step}"
+        )
+        known = (
+            f"of {view.world_size} ranks (world size)"
+            if view.world_size
+            else f"of the {len(view.expected)} ranks seen or implied"
+        )
+        return Attribution(
+            rank,
+            "silent_rank",
+            "high" if view.world_size else "medium",
+            [
+                Reason(
+                    f"rank {rank} is the only one {known} that did not report the timeout; it {where}",
+                    event.source,
+                    event.line,
+                ),
+                Reason(f"ranks {_rank_list(timed_out)} waited on it and timed out", event.source, event.line),
+            ],
+        )
     completed = {r: s.last_completed for r, s in view.ranks.items() if s.last_completed is not None}
     if len(completed) >= 2:
         low = min(completed.values())
@@ -401,27 +541,51 @@ def _silent_or_behind(view: JobView, sig: Signature, ranks: list[int], event: Ev
         if len(behind) == 1 and low < max(completed.values()):
             r = behind[0]
             e = view.ranks[r].timeouts[0]
-            return Attribution(r, "behind_in_sequence", "medium", [
-                Reason(f"rank {r} completed collective {low}, the others up to {max(completed.values())}: it fell "
-                       "behind (a rank stuck inside a collective still shows the previous number)", e.source, e.line)])
+            return Attribution(
+                r,
+                "behind_in_sequence",
+                "medium",
+                [
+                    Reason(
+                        f"rank {r} completed collective {low}, the others up to {max(completed.values())}: it fell "
+                        "behind (a rank stuck inside a collective still shows the previous number)",
+                        e.source,
+                        e.line,
+                    )
+                ],
+            )
     if completed and all(c == -1 for c in completed.values()):
-        return Attribution(None, "all_alike", "medium", [
-            Reason("every rank shows 'last completed' -1: the processes stopped before any collective ran (a hung "
-                   "import or filesystem, not a communication hang)", event.source, event.line)])
+        return Attribution(
+            None,
+            "all_alike",
+            "medium",
+            [
+                Reason(
+                    "every rank shows 'last completed' -1: the processes stopped before any collective ran (a hung "
+                    "import or filesystem, not a communication hang)",
+                    event.source,
+                    event.line,
+                )
+            ],
+        )
     return None
 
 
 def _stopped_first(view: JobView) -> tuple[int, Reason] | None:
-    timed = [(s.progress.time, r, s.progress) for r, s in view.ranks.items()
-             if s.progress and s.progress.time is not None]
+    timed = [
+        (s.progress.time, r, s.progress) for r, s in view.ranks.items() if s.progress and s.progress.time is not None
+    ]
     if len(timed) < 2:
         return None
     ordered = sorted(timed, key=lambda t: t[0])
     (t0, r0, p0), (t1, _, _) = ordered[0], ordered[1]
     if t1 - t0 < STOPPED_EARLY_SECONDS:
         return None
-    return r0, Reason(f"rank {r0}'s training progress stopped first (step {p0.step}), {t1 - t0:.0f} s "
-                      "before any other rank's", p0.source, p0.line)
+    return r0, Reason(
+        f"rank {r0}'s training progress stopped first (step {p0.step}), {t1 - t0:.0f} s before any other rank's",
+        p0.source,
+        p0.line,
+    )
 
 
 WEAK_RULES = {"silent_rank", "behind_in_sequence", "progress_stopped_first", "all_alike", "unknown", "peer_unknown"}
@@ -435,12 +599,16 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
     weak = finding.attribution.rule in WEAK_RULES or finding.promoted or finding.sig.cls == "nccl_timeout"
     if len(mismatch.get("odd", [])) == 1 and (weak or finding.sig.cls == "collective_mismatch"):
         rank = mismatch["odd"][0]
-        text = (f"Flight Recorder: at collective {mismatch['seq']} rank {rank} ran {mismatch['got'][rank]}, the "
-                f"others {mismatch['expected']}")
+        text = (
+            f"Flight Recorder: at collective {mismatch['seq']} rank {rank} ran {mismatch['got'][rank]}, the "
+            f"others {mismatch['expected']}"
+        )
     elif len(stuck.get("not_joined", [])) == 1 and weak:
         rank = stuck["not_joined"][0]
-        text = (f"Flight Recorder: ranks {_rank_list(stuck['waiting'])} wait in collective {stuck['seq']} "
-                f"({stuck['op']}); rank {rank}'s newest is {stuck['newest_of_not_joined'][rank]}: it never joined")
+        text = (
+            f"Flight Recorder: ranks {_rank_list(stuck['waiting'])} wait in collective {stuck['seq']} "
+            f"({stuck['op']}); rank {rank}'s newest is {stuck['newest_of_not_joined'][rank]}: it never joined"
+        )
     else:
         return
     finding.initiating_rank = rank
@@ -459,8 +627,9 @@ def _first_to_fail(failed: list[Event], lead: float = 5.0) -> tuple[Event, float
     return order[0][1], order[1][0] - order[0][0], order[1][1].rank
 
 
-def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Signature], key,
-                      counts: dict[tuple[str, int | None], int]) -> list[dict]:
+def _group_collateral(
+    events: list[Event], finding: Finding, sigs: dict[str, Signature], key, counts: dict[tuple[str, int | None], int]
+) -> list[dict]:
     """Collateral events grouped by signature; a group's count is every line of it on its ranks (the scan keeps
     only the first few events of each rank, and counts them all)."""
     groups: dict[str, dict] = {}
@@ -470,9 +639,15 @@ def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Sig
         g = groups.get(e.sig_id)
         if g is None:
             s = sigs[e.sig_id]
-            g = groups[e.sig_id] = {"signature": s.id, "class": s.cls, "title": s.title, "ranks": [],
-                                    "count": 0, "first_seen": {"source": e.source, "line": e.line, "text": e.text[:300]},
-                                    "seconds_after": None}
+            g = groups[e.sig_id] = {
+                "signature": s.id,
+                "class": s.cls,
+                "title": s.title,
+                "ranks": [],
+                "count": 0,
+                "first_seen": {"source": e.source, "line": e.line, "text": e.text[:300]},
+                "seconds_after": None,
+            }
             if origin is not None and e.eff_time is not None:
                 g["seconds_after"] = round(max(0.0, e.eff_time - origin), 3)
         g["count"] += 1
@@ -482,6 +657,8 @@ def _group_collateral(events: list[Event], finding: Finding, sigs: dict[str, Sig
             g["ranks"].append(e.rank)
     for g in groups.values():
         g["ranks"].sort()
-        keys = [(g["signature"], r) for r in g["ranks"]] + ([(g["signature"], None)] if g["signature"] in unranked else [])
+        keys = [(g["signature"], r) for r in g["ranks"]] + (
+            [(g["signature"], None)] if g["signature"] in unranked else []
+        )
         g["count"] = max(g["count"], sum(counts.get(k, 0) for k in keys))
     return list(groups.values())

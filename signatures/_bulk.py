@@ -25,16 +25,18 @@ if TYPE_CHECKING:
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 _ANSI_BYTES = re.compile(_ANSI.pattern.encode())
 
+
 @dataclass
 class _Window:
     """Lines of a block that bulk counting can take (see _Scan._plan_window)."""
-    end: int                        # where they end
-    rest: int                       # the lines from `end` to here go line by line
-    lines: list[bytes]              # their texts
+
+    end: int  # where they end
+    rest: int  # the lines from `end` to here go line by line
+    lines: list[bytes]  # their texts
     shapes: list[bytes]
     plans: list[Plan]
-    groups: dict[Plan, list[int]]   # the lines of each plan that holds a literal
-    at: Callable[[int], int]        # where line i starts in the block
+    groups: dict[Plan, list[int]]  # the lines of each plan that holds a literal
+    at: Callable[[int], int]  # where line i starts in the block
 
 
 class BulkCounting:
@@ -51,6 +53,7 @@ class BulkCounting:
     numbered: tuple[int, int]
 
     if TYPE_CHECKING:
+
         def _number(self, data: bytearray, ls: int) -> int: ...
         def _scan_lines(self, st: _SourceState, data: bytearray, lo: int, hi: int, watch: bool = False) -> int: ...
         def _hit(self, regex: _Lazy, subject: bytes, shape: bytes | None) -> bool: ...
@@ -97,10 +100,14 @@ class BulkCounting:
                     else:
                         room = len(idxs) if -1 not in st.all_seen.get(f.sig.id, {}) else 0
                     if room:
-                        special.update(islice((i for i, hit, r in zip(idxs, fires, eff, strict=True) if hit and r == rank), room))
+                        special.update(
+                            islice((i for i, hit, r in zip(idxs, fires, eff, strict=True) if hit and r == rank), room)
+                        )
                 firings.append((f, fires))
             work.append((plan, idxs, picked, ranks, firings))
-        if len(special) > len(w.shapes) // 4:  # lines that add events are still common: all of the window goes line by line
+        if (
+            len(special) > len(w.shapes) // 4
+        ):  # lines that add events are still common: all of the window goes line by line
             return lo, hi
         candidates = sum(len(idxs) for _, idxs, *_ in work)
         start = 0
@@ -155,7 +162,7 @@ class BulkCounting:
         if odd >= 0:  # bulk counting stops at that line, the line path takes it, and bulk counting resumes
             end = lo + raw.rfind(b"\n", 0, odd) + 1
             rest = data.find(b"\n", lo + odd, hi) + 1 or hi
-            raw = raw[:end - lo]
+            raw = raw[: end - lo]
         stripped = b"\x1b" in raw
         if stripped:  # the text of a line is its bytes less its escape codes
             raw = _ANSI_BYTES.sub(b"", raw)
@@ -173,7 +180,9 @@ class BulkCounting:
         plans = self.m.plans.of(shapes, max(1, len(shapes) // 8)) if shapes else []  # a flood repeats a few shapes
         if plans is None:
             return None
-        if LINE_PATH in plans:  # the line path takes this line and the like of it that follow, then bulk counting resumes
+        if (
+            LINE_PATH in plans
+        ):  # the line path takes this line and the like of it that follow, then bulk counting resumes
             cut = plans.index(LINE_PATH)
             after = next(compress(count(cut), map(is_not, plans[cut:], repeat(LINE_PATH))), len(plans))
             end, rest = at(cut), at(after)
@@ -184,12 +193,23 @@ class BulkCounting:
         groups.pop(NO_LITERAL, None)
         lines = raw.split(b"\n")
         if b"raise" in raw:  # a `raise` quoted in a traceback is skipped, as the line path skips it
-            groups = {plan: kept for plan, idxs in groups.items()
-                      if (kept := [i for i in idxs if not (b"raise" in lines[i] and RAISE_LINE.match(lines[i]))])}
+            groups = {
+                plan: kept
+                for plan, idxs in groups.items()
+                if (kept := [i for i in idxs if not (b"raise" in lines[i] and RAISE_LINE.match(lines[i]))])
+            }
         return _Window(end, rest, lines, shapes, plans, groups, at)
 
-    def _last_lines(self, st: _SourceState, lines: list[bytes], plans: list[Plan], prefixed: list[int],
-                    line_no: int, start: int, stop: int) -> None:
+    def _last_lines(
+        self,
+        st: _SourceState,
+        lines: list[bytes],
+        plans: list[Plan],
+        prefixed: list[int],
+        line_no: int,
+        start: int,
+        stop: int,
+    ) -> None:
         """After lines start..stop-1 of a window were counted in bulk: their last error-like line and their last
         stamped prefix, looked for from the end (and the source's year from its first stamped prefix, if this is
         where it comes from)."""
@@ -214,8 +234,17 @@ class BulkCounting:
                     st.untimed.clear()  # older
                     break
 
-    def _fires(self, st: _SourceState, f: Firing, idxs: list[int], picked: list[bytes], lines: list[bytes],
-               shapes: list[bytes], lo: int, line_no: int) -> list[bool]:
+    def _fires(
+        self,
+        st: _SourceState,
+        f: Firing,
+        idxs: list[int],
+        picked: list[bytes],
+        lines: list[bytes],
+        shapes: list[bytes],
+        lo: int,
+        line_no: int,
+    ) -> list[bool]:
         """Which of the lines `picked` (lines[i] for i in idxs) fire the signature of Firing `f`."""
         if f.always:
             fires = [True] * len(picked)
@@ -248,18 +277,19 @@ class BulkCounting:
                 found[k] = now[shapes[k]]
         return cast(list[bool], found)  # every None was filled in just above
 
-    def _hits_with_above(self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes],
-                         lo: int, line_no: int) -> list[bool]:
+    def _hits_with_above(
+        self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes], lo: int, line_no: int
+    ) -> list[bool]:
         """test.regex on each line lines[i] (i in idxs) joined to the test.before lines above it, as _candidate
         joins them: looked up by the joined shapes when the regex is digit-blind, the rest run in one batch."""
         n, regex = test.before, test.regex
         near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
         found: list[bool | None] = [None] * len(idxs)
         if regex.blind:  # the joined shapes decide: each distinct one runs once, and is remembered
-            keys = [b"\n".join(shapes[i - n:i + 1]) for i in idxs[near:]]
+            keys = [b"\n".join(shapes[i - n : i + 1]) for i in idxs[near:]]
             found[near:] = self._hits_by_shape(regex, keys, keys)
         else:
-            subjects = [b"\n".join(lines[i - n:i + 1]) for i in idxs[near:]]
+            subjects = [b"\n".join(lines[i - n : i + 1]) for i in idxs[near:]]
             found[near:] = regex.hits(subjects)
         for k in range(near):
             i, ls = idxs[k], lo

@@ -79,6 +79,8 @@ def case_report(results: list[CaseResult], verbose: bool = False) -> tuple[list[
             also = f"  [also fired: {', '.join(r.others)}]" if r.others else ""
             lines.append(f"{status:5} {r.sig_id} case {r.index} ({r.case.kind}): {r.problem or r.case.note}{also}")
     todo = sum(1 for r in results if r.expected_failure and not r.ok)
-    lines.append(f"{len(results)} cases: {len(results) - len(failed) - todo - len(fixed)} passed, {len(failed)} failed, "
-                 f"{todo} todo, {len(fixed)} todo now passing")
+    lines.append(
+        f"{len(results)} cases: {len(results) - len(failed) - todo - len(fixed)} passed, {len(failed)} failed, "
+        f"{todo} todo, {len(fixed)} todo now passing"
+    )
     return lines, not (failed or fixed)

@@ -16,6 +16,7 @@ from ._schema import Pattern, Signature, compile_regex
 
 _UNANCHORED = _re2.RE2.Anchor.UNANCHORED
 
+
 class _Lazy:
     """An RE2 regex compiled on first use: a scan only ever touches the few patterns its log contains.
 
@@ -55,7 +56,7 @@ class _Lazy:
         spans = self._regex()._regexp.Match(_UNANCHORED, subject, 0, len(subject))
         if spans[0][0] < 0:
             return None
-        return {name: subject[spans[i][0]:spans[i][1]].decode() for name, i in self._names if spans[i][0] >= 0}
+        return {name: subject[spans[i][0] : spans[i][1]].decode() for name, i in self._names if spans[i][0] >= 0}
 
     def __getstate__(self):
         return self.source, self.caseless
@@ -66,13 +67,13 @@ class _Lazy:
 
 @dataclass
 class _Compiled:
-    kind: str                  # "match", "start", "errorlike"
+    kind: str  # "match", "start", "errorlike"
     regex: _Lazy
     lines_before: int = 0
     sig: Signature | None = None
     pattern_index: int = 0
-    names_rank: bool = False   # a `rank` group overrides the rank of the line's prefix
-    plain: bool = False        # a match of a signature with no count, all or absence rule: kept or counted
+    names_rank: bool = False  # a `rank` group overrides the rank of the line's prefix
+    plain: bool = False  # a match of a signature with no count, all or absence rule: kept or counted
 
 
 class _Database:
@@ -110,7 +111,8 @@ class _SigRuntime:
         self.progress: dict[int, list[_Compiled]] = {}
         if sig.absence is not None:
             self.progress_db, self.progress, _ = _build_db(
-                [("match", p, sig, i) for i, p in enumerate(sig.absence.complete + sig.absence.progress)])
+                [("match", p, sig, i) for i, p in enumerate(sig.absence.complete + sig.absence.progress)]
+            )
 
     def excluded(self, subject: bytes) -> bool:
         return any(r.hit(subject) for r in self.exclude)
@@ -124,8 +126,9 @@ def _build_db(
     by_literal: dict[int, list[_Compiled]] = {}
     for kind, pat, sig, index in entries:
         plain = kind == "match" and sig is not None and sig.count is None and sig.condition == "any"
-        compiled = _Compiled(kind, _Lazy(pat.regex, pat.caseless), pat.lines_before, sig, index,
-                             "(?P<rank>" in pat.regex, plain)
+        compiled = _Compiled(
+            kind, _Lazy(pat.regex, pat.caseless), pat.lines_before, sig, index, "(?P<rank>" in pat.regex, plain
+        )
         for literal in pat.all_literals:
             lid = literal_ids.setdefault((literal.encode(), pat.caseless), len(literal_ids))
             by_literal.setdefault(lid, []).append(compiled)
@@ -146,8 +149,13 @@ class _ShapeScanner:
         self.lids = list(zeroed.values())
         self.digits = [literal.translate(None, b"0123456789") != literal for literal, _ in zeroed]
         db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        db.compile(expressions=[lit for lit, _ in zeroed], ids=list(range(len(zeroed))), elements=len(zeroed),
-                   flags=[hyperscan.HS_FLAG_CASELESS if caseless else 0 for _, caseless in zeroed], literal=True)
+        db.compile(
+            expressions=[lit for lit, _ in zeroed],
+            ids=list(range(len(zeroed))),
+            elements=len(zeroed),
+            flags=[hyperscan.HS_FLAG_CASELESS if caseless else 0 for _, caseless in zeroed],
+            literal=True,
+        )
         self.db = _Database(db)
 
     def __call__(self, shape: bytes) -> list[int] | None:

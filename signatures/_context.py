@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, PREFIX_CHARS, parse_time, strip_ansi
 
 TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
-MAX_FRAMES = 40          # `File "` lines of a traceback kept as an event's frames
-TIME_LOOKBACK = 40       # lines searched above an unstamped event for a timestamp
-CONTINUATION_LINES = 4   # lines kept below an exception that continue its message
-CONTINUATION_SCAN = 12   # lines looked at for them (other ranks' lines may interleave)
+MAX_FRAMES = 40  # `File "` lines of a traceback kept as an event's frames
+TIME_LOOKBACK = 40  # lines searched above an unstamped event for a timestamp
+CONTINUATION_LINES = 4  # lines kept below an exception that continue its message
+CONTINUATION_SCAN = 12  # lines looked at for them (other ranks' lines may interleave)
 ROWS_KEPT = 4 * TRACEBACK_LOOKBACK  # decoded lines above events kept before the oldest are dropped
-SHAPES_KEPT = 4096       # line-head shapes whose prefix spans are remembered
+SHAPES_KEPT = 4096  # line-head shapes whose prefix spans are remembered
 
 ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")  # a text's shape: its digits zeroed
 _SHAPES: dict[bytes, tuple] = {}  # see prefix_of
@@ -38,7 +38,7 @@ _HANDLED_RECORD = re.compile(r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[W
 def introduces(above: str, header: str) -> bool:
     """Whether the line `above` a traceback's header can be the log record that printed it: a record and the
     traceback it prints go to the same stream, so they carry the same launcher prefix."""
-    prefix = header[:header.find(_TRACEBACK)]
+    prefix = header[: header.find(_TRACEBACK)]
     return above.startswith(prefix) and bool(prefix or not _LAUNCHER_PREFIX.match(above))
 
 
@@ -50,7 +50,7 @@ def handled_record(line: str) -> bool:
 @dataclass
 class TracebackFacts:
     frames: list[str] = field(default_factory=list)  # every `File "` line
-    introduced_by: str | None = None                  # the line right above "Traceback (most recent call last)"
+    introduced_by: str | None = None  # the line right above "Traceback (most recent call last)"
 
     @property
     def in_thread(self) -> bool:
@@ -62,13 +62,17 @@ class TracebackFacts:
         """Printed by a warning of the same process (logger.warning(..., exc_info=True)) or by a record saying
         the operation is retried: caught, not fatal."""
         return self.introduced_by is not None and handled_record(self.introduced_by)
+
+
 _UNSET = object()
 # a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
 _CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
 # every timestamp parse_time knows (ISO, glog, syslog) has one
 _CLOCK = re.compile(r"\d:\d\d:\d")
 # a line that starts a new log record rather than continuing a message: a timestamp, a glog or level prefix
-_NEW_RECORD = re.compile(r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNING|ERROR|DEBUG)\b|\w[\w.-]*:\d+:\d+ \[\d+\] NCCL)")
+_NEW_RECORD = re.compile(
+    r"^(?:\[?\d{4}-\d\d-\d\d|[IWEF]\d{4} |\[?(?:INFO|WARNING|ERROR|DEBUG)\b|\w[\w.-]*:\d+:\d+ \[\d+\] NCCL)"
+)
 
 
 def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
@@ -89,8 +93,12 @@ def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | N
     if found is None and (head[:1].isspace() or head[:1].isdigit()):
         found = _SRUN_LABEL.match(head)
     rank = found.span("rank") if found is not None else None
-    for pattern, present in ((_HOST_PATTERNS[0], nccl), (_HOST_PATTERNS[1], "slurmstepd" in head),
-                             (_HOST_PATTERNS[2], "A" <= head[:1] <= "Z"), (_HOST_PATTERNS[3], "srun: error: " in head)):
+    for pattern, present in (
+        (_HOST_PATTERNS[0], nccl),
+        (_HOST_PATTERNS[1], "slurmstepd" in head),
+        (_HOST_PATTERNS[2], "A" <= head[:1] <= "Z"),
+        (_HOST_PATTERNS[3], "srun: error: " in head),
+    ):
         if present:
             found = pattern.search(head)
             if found and found.group("host"):
@@ -102,7 +110,7 @@ def rank_and_host(text: str) -> tuple[int | None, str | None]:
     """parse_prefix(text)'s rank and host, without its timestamp parsing."""
     head = text[:PREFIX_CHARS]
     rank, host = prefix_spans(head)
-    return int(head[rank[0]:rank[1]]) if rank else None, head[host[0]:host[1]] if host else None
+    return int(head[rank[0] : rank[1]]) if rank else None, head[host[0] : host[1]] if host else None
 
 
 def prefix_of(line: bytes) -> tuple[int | None, str | None]:
@@ -118,7 +126,7 @@ def prefix_of(line: bytes) -> tuple[int | None, str | None]:
             _SHAPES.clear()
         spans = _SHAPES[shape] = prefix_spans(head.decode())
     rank, host = spans
-    return int(head[rank[0]:rank[1]]) if rank else None, head[host[0]:host[1]].decode() if host else None
+    return int(head[rank[0] : rank[1]]) if rank else None, head[host[0] : host[1]].decode() if host else None
 
 
 def has_clock(head: str) -> bool:
@@ -179,10 +187,10 @@ class Surroundings:
         self.data: bytes | bytearray = b""
         self.n = 0
         self._tail = b""
-        self._rows: list[_NumberedRow] = []           # consecutive lines: _rows[i].number == _rows[0].number + i
+        self._rows: list[_NumberedRow] = []  # consecutive lines: _rows[i].number == _rows[0].number + i
         self._index: dict[object, tuple[list[int], list[int], list[int]]] = {}  # rank -> line, header, frame numbers
         self._below: dict[int, tuple[str, int | None]] = {}  # continuation views of this block's lines, by offset
-        self._mark = 0                        # lines up to this number were examined for a timestamp ...
+        self._mark = 0  # lines up to this number were examined for a timestamp ...
         self._stamp: tuple[int, float] | None = None  # ... and this is the last stamped one among them
 
     def new_block(self, data: bytes | bytearray, n: int, tail: bytes) -> None:
@@ -241,7 +249,7 @@ class Surroundings:
             rows.append(row)
             self._index_row(row)
         if len(rows) > ROWS_KEPT:
-            del rows[:len(rows) - TRACEBACK_LOOKBACK]
+            del rows[: len(rows) - TRACEBACK_LOOKBACK]
             self._index.clear()
             for row in rows:
                 self._index_row(row)
@@ -263,7 +271,7 @@ class Surroundings:
         earlier segments first, as one unnumbered row (they are part of line `line_no`)."""
         if ls > 0 and self.data[ls - 1] != 0x0A:
             start = self.data.rfind(b"\n", 0, ls - 1) + 1
-            yield _Row(None, self.data[start:ls - 1])
+            yield _Row(None, self.data[start : ls - 1])
         self._cover(line_no, ls)
         rows = self._rows
         if rows:
@@ -370,15 +378,18 @@ class Surroundings:
             if seen is None:
                 if len(self._below) >= ROWS_KEPT:  # the lines above this event's are not asked for again
                     self._below = {at: view for at, view in self._below.items() if at > le}
-                line = _decode(data[pos:min(end, pos + 400)])
+                line = _decode(data[pos : min(end, pos + 400)])
                 seen = self._below[pos] = (line, rank_and_host(line)[0])
             line, other = seen
             pos = end + 1
             if rank is not None and other is not None and other != rank:
                 continue  # another rank's line interleaved
             body = _CONTINUATION_BODY.sub("", line, count=1)
-            if not body.strip() or body.startswith(("Traceback", "During handling", "The above exception")) \
-                    or _NEW_RECORD.match(body):
+            if (
+                not body.strip()
+                or body.startswith(("Traceback", "During handling", "The above exception"))
+                or _NEW_RECORD.match(body)
+            ):
                 break
             out.append(line[:300])
         return out
@@ -386,4 +397,4 @@ class Surroundings:
 
 def _between(numbers: list[int], lo: int, hi: int) -> list[int]:
     """The numbers in the sorted list with lo <= number < hi."""
-    return numbers[bisect_left(numbers, lo):bisect_left(numbers, hi)]
+    return numbers[bisect_left(numbers, lo) : bisect_left(numbers, hi)]

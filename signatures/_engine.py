@@ -76,9 +76,11 @@ from ._sources import Source, looks_binary
 # "global_world_sizes=[8, 8, ...]", Slurm's "SLURM_NTASKS=8" in an environment dump, c10d's store
 # "2/3 clients joined", a script's own "world=3".
 # (group_world_size and role_world_size are not it.)
-_WORLD_SIZE = re.compile(rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE|SLURM_NTASKS|world)['\"]?\s*[:=]\s*['\"]?"
-                         rb"(\d{1,7})\b|\bnranks (\d{1,7})\b|\bglobal_world_sizes=\[(\d{1,7})[,\]]"
-                         rb"|\b\d{1,7}/(\d{1,7}) clients joined")
+_WORLD_SIZE = re.compile(
+    rb"(?<![A-Za-z_])(?:world[_ ]size|WORLD_SIZE|SLURM_NTASKS|world)['\"]?\s*[:=]\s*['\"]?"
+    rb"(\d{1,7})\b|\bnranks (\d{1,7})\b|\bglobal_world_sizes=\[(\d{1,7})[,\]]"
+    rb"|\b\d{1,7}/(\d{1,7}) clients joined"
+)
 # ... or torchrun's launch configuration: "nproc_per_node   : 4" times "max_nodes        : 2"
 _NPROC = re.compile(rb"\bnproc_per_node\s*[:=]\s*(\d{1,5})\b")
 _NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
@@ -144,22 +146,22 @@ class _SourceState:
     def __init__(self, source: Source, index: int):
         self.source = source
         self.index = index
-        self.last_time: float | None = None          # of the last stamped candidate line before those `untimed`
-        self.untimed: list[tuple[int, int]] = []     # candidate lines of this block whose time is not parsed yet
+        self.last_time: float | None = None  # of the last stamped candidate line before those `untimed`
+        self.untimed: list[tuple[int, int]] = []  # candidate lines of this block whose time is not parsed yet
         self.year: int | None = None
         self.context = Surroundings()
-        self.pending: dict[str, Event] = {}          # absence rules waiting for completion
-        self.hosts: set[str] = set()                 # hosts this source's lines name
-        self.events: list[Event] = []                # events kept from this source
-        self.completed: dict[str, int] = {}          # absence operations seen completing in this source
-        self.last_error_line = 0                     # the last error-like line of this source
+        self.pending: dict[str, Event] = {}  # absence rules waiting for completion
+        self.hosts: set[str] = set()  # hosts this source's lines name
+        self.events: list[Event] = []  # events kept from this source
+        self.completed: dict[str, int] = {}  # absence operations seen completing in this source
+        self.last_error_line = 0  # the last error-like line of this source
         self.late_errors: list[tuple[int, int, int]] = []  # error-like lines of ranks past the caps, this block
-        self.counts: dict[str, int] = {}             # count rules
-        self.count_texts: dict[str, set[str]] = {}   # count rules with distinct = true: lines counted so far
+        self.counts: dict[str, int] = {}  # count rules
+        self.count_texts: dict[str, set[str]] = {}  # count rules with distinct = true: lines counted so far
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
         self.series: dict[tuple[str, int | None, str], _trend.Series] = {}  # trend rules
-        self.flood = False                           # the last window was dense with candidate lines: try _bulk
-        self.window = FIRST_WINDOW                   # the size of the next window (see _Scan._scan_block)
+        self.flood = False  # the last window was dense with candidate lines: try _bulk
+        self.window = FIRST_WINDOW  # the size of the next window (see _Scan._scan_block)
 
 
 class _Scan(BulkCounting, RuleKinds):
@@ -181,9 +183,9 @@ class _Scan(BulkCounting, RuleKinds):
         self.seq = 0
         self.kept_by_sig: dict[str, int] = {}  # events kept per signature (see _room)
         self.full_ranks: dict[str, set[int | None]] = {}  # per signature, ranks with no room left (see _bulk)
-        self.full_errorlike: set[int | None] = set()        # ranks whose error-like list is full
+        self.full_errorlike: set[int | None] = set()  # ranks whose error-like list is full
         self.numbered = (0, 1)  # (offset, number) of the last line numbered in the block (see _number)
-        self.candidates = 0     # lines that the last _scan_lines gave to _candidate
+        self.candidates = 0  # lines that the last _scan_lines gave to _candidate
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
         self.remembered = 0
 
@@ -213,7 +215,7 @@ class _Scan(BulkCounting, RuleKinds):
             if self.m.trend_db is not None:
                 self._scan_trend(st, data, n, line_base, marks)
             line_base += marks[-1]
-            tail = bytes(data[max(0, n - TAIL):n])
+            tail = bytes(data[max(0, n - TAIL) : n])
             last_byte = data[n - 1]
         if last_byte != 0x0A:
             line_base += 1  # the last line had no newline
@@ -231,7 +233,7 @@ class _Scan(BulkCounting, RuleKinds):
             nxt = data.find(b"\n", end, n)
             if nxt < 0:
                 break
-            pre = parse_prefix(bytes(data[end:min(nxt, end + 200)]).decode("utf-8", "replace"))
+            pre = parse_prefix(bytes(data[end : min(nxt, end + 200)]).decode("utf-8", "replace"))
             end = nxt + 1
             if pre.rank is not None:
                 self.ranks.add(pre.rank)
@@ -337,7 +339,6 @@ class _Scan(BulkCounting, RuleKinds):
         return hi
 
     # -- floods: windows counted in bulk -------------------------------------
-
 
     def _candidate(self, st: _SourceState, ls: int, le: int, raw: bytes, line_no: int, ids: list[int]) -> None:
         """Confirm the patterns whose literals the line holds; act on those that match."""
@@ -445,7 +446,7 @@ class _Scan(BulkCounting, RuleKinds):
         """st.last_time, after looking at the untimed candidate lines from the newest down to a stamped one."""
         data = st.context.data
         for ls, le in reversed(st.untimed):
-            head = bytes(data[ls:min(le, ls + PREFIX_CHARS)])
+            head = bytes(data[ls : min(le, ls + PREFIX_CHARS)])
             if head.isascii() and b"\x1b" not in head:  # then it is the start of the line's text
                 text = head.decode()
             else:
@@ -457,8 +458,18 @@ class _Scan(BulkCounting, RuleKinds):
         st.untimed.clear()
         return st.last_time
 
-    def _match(self, st: _SourceState, rt: _SigRuntime, cp: _Compiled, text: str, target: str, ls: int, le: int,
-               line_no: int, who: list) -> None:
+    def _match(
+        self,
+        st: _SourceState,
+        rt: _SigRuntime,
+        cp: _Compiled,
+        text: str,
+        target: str,
+        ls: int,
+        le: int,
+        line_no: int,
+        who: list,
+    ) -> None:
         """A confirmed match. An Event is built only when it can be kept: past the caps a match is only counted."""
         sig = rt.sig
         rank = who[0] if who[0] is not None else st.source.rank_hint
@@ -500,8 +511,20 @@ class _Scan(BulkCounting, RuleKinds):
                 seen[-1] = first
                 self._add(first, st)
 
-    def _event(self, st: _SourceState, rt: _SigRuntime, cp: _Compiled, found, text: str, target: str, ls: int,
-               le: int, line_no: int, who: list, rank: int | None) -> Event:
+    def _event(
+        self,
+        st: _SourceState,
+        rt: _SigRuntime,
+        cp: _Compiled,
+        found,
+        text: str,
+        target: str,
+        ls: int,
+        le: int,
+        line_no: int,
+        who: list,
+        rank: int | None,
+    ) -> Event:
         sig = rt.sig
         values = dict(found) if found is not None else cp.regex.groups(target) or {}  # it matched: never None
         if values.get("rank", "").isdigit():
@@ -509,8 +532,9 @@ class _Scan(BulkCounting, RuleKinds):
         host = values.pop("host") if "host" in values else who[1] or st.source.host_hint
         time = self._own_time(st, who, text, line_no)
         eff_time = time if time is not None else self._time_above(st, line_no, ls)
-        event = Event(sig.id, "line", st.source.name, st.index, line_no, rank, host, time, eff_time,
-                      text[:TEXT_CHARS], values)
+        event = Event(
+            sig.id, "line", st.source.name, st.index, line_no, rank, host, time, eff_time, text[:TEXT_CHARS], values
+        )
         if sig.context == "traceback":
             facts = TracebackFacts()
             event.context = st.context.traceback(line_no, ls, rank, facts)
@@ -526,7 +550,6 @@ class _Scan(BulkCounting, RuleKinds):
             st.context.traceback(line_no, ls, rank, facts)
             event.handled = facts.handled
         return event
-
 
     def _room(self, key: tuple) -> bool:
         """Whether another event of (signature, rank) is kept: every rank's first ones are, repeats while the
@@ -556,10 +579,22 @@ class _Scan(BulkCounting, RuleKinds):
 
     def _errorlike_full(self, rank: int | None) -> bool:
         kept = self.errorlike.get(rank, ())
-        return len(kept) >= ERRORLIKE_PER_RANK or (rank not in self.errorlike and len(self.errorlike) >= ERRORLIKE_RANKS)
+        return len(kept) >= ERRORLIKE_PER_RANK or (
+            rank not in self.errorlike and len(self.errorlike) >= ERRORLIKE_RANKS
+        )
 
-    def _errorlike(self, st: _SourceState, cp: _Compiled, subject: bytes, shape: bytes | None, text: str,
-                   line_no: int, rank: int | None, ls: int, le: int) -> bool:
+    def _errorlike(
+        self,
+        st: _SourceState,
+        cp: _Compiled,
+        subject: bytes,
+        shape: bytes | None,
+        text: str,
+        line_no: int,
+        rank: int | None,
+        ls: int,
+        le: int,
+    ) -> bool:
         """Keep the line if it is error-like and its rank has room; True when its rank has none (then only
         the last error-like line counts, and _settle finds it)."""
         rank = rank if rank is not None else st.source.rank_hint
@@ -570,8 +605,11 @@ class _Scan(BulkCounting, RuleKinds):
         kept = self.errorlike.get(rank, [])
         if any(e.line == line_no and e.source == st.source.name for e in kept):
             return False
-        if self._hit(cp.regex, subject, shape) and not self._hit(_BENIGN, subject, shape) and \
-                not self._handled(st, text, line_no, ls, rank):
+        if (
+            self._hit(cp.regex, subject, shape)
+            and not self._hit(_BENIGN, subject, shape)
+            and not self._handled(st, text, line_no, ls, rank)
+        ):
             st.last_error_line = max(st.last_error_line, line_no)
             kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
             self.errorlike[rank] = kept
@@ -609,9 +647,7 @@ class _Scan(BulkCounting, RuleKinds):
 
     # -- trend rules ---------------------------------------------------------
 
-
     # -- absence rules -------------------------------------------------------
-
 
     def _finish_source(self, st: _SourceState) -> None:
         if st.series:
@@ -622,7 +658,8 @@ class _Scan(BulkCounting, RuleKinds):
             # on a "Saving checkpoint" line is not a hang.
             completed_before = st.completed.get(sig_id, 0) > 0
             trouble_after = st.last_error_line > event.line or any(
-                e.line > event.line and self.m.runtime[e.sig_id].sig.role != "root" for e in st.events)
+                e.line > event.line and self.m.runtime[e.sig_id].sig.role != "root" for e in st.events
+            )
             if not (completed_before or trouble_after):
                 continue
             event.values.setdefault("status", "started, never completed")
@@ -635,6 +672,17 @@ class _Scan(BulkCounting, RuleKinds):
 
     def result(self) -> ScanResult:
         events = sorted((e for kept in self.events.values() for e in kept), key=lambda e: e.seq)
-        return ScanResult(events, dict(self.counts), self.errorlike, self.ranks, self.hosts,
-                          self.bytes, self.lines, self.sources, self.skipped, self.completed, self.rank_progress,
-                          self.world_size)
+        return ScanResult(
+            events,
+            dict(self.counts),
+            self.errorlike,
+            self.ranks,
+            self.hosts,
+            self.bytes,
+            self.lines,
+            self.sources,
+            self.skipped,
+            self.completed,
+            self.rank_progress,
+            self.world_size,
+        )

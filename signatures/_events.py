@@ -8,22 +8,22 @@ from dataclasses import dataclass, field
 @dataclass
 class Event:
     sig_id: str
-    kind: str                 # "line", "absence", "count" or "trend"
+    kind: str  # "line", "absence", "count" or "trend"
     source: str
     source_index: int
     line: int
     rank: int | None
     host: str | None
-    time: float | None        # the line's own timestamp
-    eff_time: float | None    # own timestamp, else the last one seen earlier in the source
+    time: float | None  # the line's own timestamp
+    eff_time: float | None  # own timestamp, else the last one seen earlier in the source
     text: str
     values: dict[str, str] = field(default_factory=dict)
-    context: list[str] = field(default_factory=list)   # lines above (traceback frames)
-    after: list[str] = field(default_factory=list)     # the message's continuation lines below
-    frames: list[str] = field(default_factory=list)    # every `File "` line of its traceback (see _refine)
-    handled: bool = False     # its traceback was printed by a warning: caught, and the process went on
-    in_thread: bool = False   # raised in a thread: the process went on without what the thread did
-    seq: int = 0              # order of discovery: source order, then line order
+    context: list[str] = field(default_factory=list)  # lines above (traceback frames)
+    after: list[str] = field(default_factory=list)  # the message's continuation lines below
+    frames: list[str] = field(default_factory=list)  # every `File "` line of its traceback (see _refine)
+    handled: bool = False  # its traceback was printed by a warning: caught, and the process went on
+    in_thread: bool = False  # raised in a thread: the process went on without what the thread did
+    seq: int = 0  # order of discovery: source order, then line order
 
 
 @dataclass

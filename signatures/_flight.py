@@ -29,9 +29,11 @@ MAX_ERROR_FILE_BYTES = 16 << 20
 
 MAX_DUMP_BYTES = 256 << 20
 _RANK_IN_NAME = re.compile(r"(?:rank|_)(\d{1,6})$")
-ENABLE_HINT = ("set TORCH_FR_BUFFER_SIZE (e.g. 2000) and TORCH_FR_DUMP_TEMP_FILE=/shared/fr_trace_rank_ on every "
-               "rank (TORCH_NCCL_TRACE_BUFFER_SIZE and TORCH_NCCL_DUMP_ON_TIMEOUT=1 on NCCL releases before the "
-               "rename), so each rank writes its dump on a timeout")
+ENABLE_HINT = (
+    "set TORCH_FR_BUFFER_SIZE (e.g. 2000) and TORCH_FR_DUMP_TEMP_FILE=/shared/fr_trace_rank_ on every "
+    "rank (TORCH_NCCL_TRACE_BUFFER_SIZE and TORCH_NCCL_DUMP_ON_TIMEOUT=1 on NCCL releases before the "
+    "rename), so each rank writes its dump on a timeout"
+)
 
 
 def is_error_file(head: bytes) -> bool:
@@ -101,8 +103,11 @@ def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
     """What the dumps say, as the report's `flight_recorder` section."""
     present = sorted(d.rank for d in dumps if d.rank is not None)
     expected = set(range(world_size)) if world_size else (set(range(max(present) + 1)) if present else set())
-    out: dict = {"dumps": [d.name for d in dumps], "ranks_present": present,
-                 "ranks_missing": sorted(expected - set(present))}
+    out: dict = {
+        "dumps": [d.name for d in dumps],
+        "ranks_present": present,
+        "ranks_missing": sorted(expected - set(present)),
+    }
     if out["ranks_missing"]:
         out["enable"] = ENABLE_HINT
     ranked = [(d.rank, d) for d in dumps if d.rank is not None and d.entries]
@@ -119,9 +124,13 @@ def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
     behind = sorted(r for r, e in newest.items() if e["collective_seq_id"] < stuck_seq)
     stuck_entry = newest[waiting[0]]
     if stuck_entry.get("state") != "completed":
-        out["stuck"] = {"seq": stuck_seq, "op": stuck_entry.get("profiling_name", ""), "waiting": waiting,
-                        "not_joined": behind,
-                        "newest_of_not_joined": {r: newest[r]["collective_seq_id"] for r in behind}}
+        out["stuck"] = {
+            "seq": stuck_seq,
+            "op": stuck_entry.get("profiling_name", ""),
+            "waiting": waiting,
+            "not_joined": behind,
+            "newest_of_not_joined": {r: newest[r]["collective_seq_id"] for r in behind},
+        }
     by_seq: dict[int, dict[int, str]] = {}
     for rank, d in ranked:
         for e in d.entries:
@@ -130,7 +139,11 @@ def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
         shapes = by_seq[seq]
         if len(set(shapes.values())) > 1 and len(shapes) >= 2:
             common, _ = Counter(shapes.values()).most_common(1)[0]
-            out["mismatch"] = {"seq": seq, "odd": sorted(r for r, s in shapes.items() if s != common),
-                               "expected": common, "got": {r: s for r, s in shapes.items() if s != common}}
+            out["mismatch"] = {
+                "seq": seq,
+                "odd": sorted(r for r, s in shapes.items() if s != common),
+                "expected": common,
+                "got": {r: s for r, s in shapes.items() if s != common},
+            }
             break
     return out

@@ -23,8 +23,8 @@ from ._lines import PREFIX_CHARS
 if TYPE_CHECKING:
     from ._schema import Signature
 
-SHAPE_CHARS = 1024   # longer lines are left to the line path
-PLANS_KEPT = 4096    # shapes whose plans are remembered; all are forgotten when full
+SHAPE_CHARS = 1024  # longer lines are left to the line path
+PLANS_KEPT = 4096  # shapes whose plans are remembered; all are forgotten when full
 
 # a counted repetition in RE2 syntax: {n}, {n,}, {n,m}
 _REPEAT = re.compile(r"\{\d+(?:,\d*)?\}")
@@ -37,7 +37,7 @@ def digit_blind(regex: str) -> bool:
     while i < n:
         c = regex[i]
         if c == "\\":
-            if regex[i + 1:i + 2] in ("x", "Q", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"):
+            if regex[i + 1 : i + 2] in ("x", "Q", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"):
                 return False  # a character by its code, quoted text, or a backreference
             i += 2
         elif in_class and regex.startswith("0-9", i):
@@ -85,16 +85,16 @@ class Firing:
 
 @dataclass(frozen=True, eq=False)
 class Plan:
-    errorlike: bool = False          # it holds an error-like literal
-    may_err: bool = False            # ... and may be an error-like line (then each line is checked)
-    clock: bool = False              # its head may hold a timestamp
-    rank: slice | None = None        # where its prefix names the rank
-    host: slice | None = None        # ... and the host
+    errorlike: bool = False  # it holds an error-like literal
+    may_err: bool = False  # ... and may be an error-like line (then each line is checked)
+    clock: bool = False  # its head may hold a timestamp
+    rank: slice | None = None  # where its prefix names the rank
+    host: slice | None = None  # ... and the host
     firings: tuple[Firing, ...] = ()
 
 
 NO_LITERAL = Plan()  # a line with none of the library's literals: the scan does nothing with it
-LINE_PATH = Plan()   # a line only the line path can take: a count rule, an absence start, a literal with digits...
+LINE_PATH = Plan()  # a line only the line path can take: a count rule, an absence start, a literal with digits...
 
 
 class Plans:

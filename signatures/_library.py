@@ -28,7 +28,7 @@ class TaxonomyClass:
     key: str
     family: str
     meaning: str
-    action: str = "fix_and_restart"   # restart | drain_and_restart | fix_and_restart | none: "can I just requeue?"
+    action: str = "fix_and_restart"  # restart | drain_and_restart | fix_and_restart | none: "can I just requeue?"
     action_reason: str = ""
 
 
@@ -48,8 +48,11 @@ class Library:
         raise KeyError(sig_id)
 
     def subset(self, ids: set[str]) -> Library:
-        return Library([s for s in self.signatures if s.id in ids], self.taxonomy,
-                       {k: v for k, v in self.paths.items() if k in ids})
+        return Library(
+            [s for s in self.signatures if s.id in ids],
+            self.taxonomy,
+            {k: v for k, v in self.paths.items() if k in ids},
+        )
 
 
 def load_taxonomy(path: Path = TAXONOMY_FILE) -> dict[str, TaxonomyClass]:
@@ -66,8 +69,13 @@ def load_taxonomy(path: Path = TAXONOMY_FILE) -> dict[str, TaxonomyClass]:
             raise SignatureFileError(f"{path}: class {key!r} needs 'family' and 'meaning'")
         if entry.get("action", "fix_and_restart") not in ACTIONS:
             raise SignatureFileError(f"{path}: class {key!r}: action must be one of {', '.join(ACTIONS)}")
-        out[key] = TaxonomyClass(key, entry["family"], entry["meaning"], entry.get("action", "fix_and_restart"),
-                                 entry.get("action_reason", ""))
+        out[key] = TaxonomyClass(
+            key,
+            entry["family"],
+            entry["meaning"],
+            entry.get("action", "fix_and_restart"),
+            entry.get("action_reason", ""),
+        )
     return out
 
 
@@ -82,9 +90,7 @@ def load_signature(path: Path, taxonomy: dict[str, TaxonomyClass]) -> Signature:
     try:
         sig = Signature.model_validate(data)
     except ValidationError as exc:
-        reasons = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}" for err in exc.errors()
-        )
+        reasons = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or '(file)'}: {err['msg']}" for err in exc.errors())
         raise SignatureFileError(f"{path}: {reasons}") from None
     if path.stem != sig.id:
         raise SignatureFileError(f"{path}: id {sig.id!r} does not match the file name {path.stem!r}")

@@ -21,7 +21,9 @@ _RANK_PATTERNS = [
     re.compile(r"\[rank\s*(?P<rank>\d{1,6})\]"),
     re.compile(r"\[default\s*(?P<rank>\d{1,6})\]"),
     # NCCL debug lines: "host:pid:tid [3] NCCL INFO ..."
-    re.compile(r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[(?P<rank>\d{1,4})\] (?:[\w/.-]+:\d+ )?NCCL\b"),
+    re.compile(
+        r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[(?P<rank>\d{1,4})\] (?:[\w/.-]+:\d+ )?NCCL\b"
+    ),
     # Python logging / structured fields: "rank=3", "RANK: 3", "rank 3]"
     re.compile(r"(?<![\w-])(?:global_)?rank[=:\s]\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
 ]
@@ -29,7 +31,9 @@ _RANK_PATTERNS = [
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
 
 _HOST_PATTERNS = [
-    re.compile(r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[\d{1,4}\] (?:[\w/.-]+:\d+ )?NCCL\b"),
+    re.compile(
+        r"^(?:\d{1,6}:\s+)?(?:\[(?:rank|default)\d{1,6}\]:\s?)?(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[\d{1,4}\] (?:[\w/.-]+:\d+ )?NCCL\b"
+    ),
     re.compile(r"slurmstepd(?:-(?P<host>[\w.-]+))?: "),
     # syslog / journald: "Dec  2 10:00:00 gpu-node-07 kernel: ..."
     re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (?P<host>[\w.-]+) "),
@@ -41,9 +45,13 @@ _ISO = re.compile(
     r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz>Z|[+-][0-2]\d:?[0-5]\d)?"
 )
 # glog: "E1206 18:44:12.715298 ..." and PyTorch 2.x C++ logs "[E817 17:40:34.227531918 ...]" (month, day; no year)
-_GLOG = re.compile(r"(?:^|[\s\[])[IWEF](?P<mo>1[0-2]|0?[1-9])(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b")
-_MONTHS = {m: i for i, m in enumerate(
-    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], start=1)}
+_GLOG = re.compile(
+    r"(?:^|[\s\[])[IWEF](?P<mo>1[0-2]|0?[1-9])(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b"
+)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"], start=1)
+}
 # syslog "Dec  2 10:00:00" and dmesg -T "[Wed Dec  2 10:00:00 2026]"
 _SYSLOG = re.compile(
     r"(?:^|\[)(?:[A-Z][a-z]{2} )?(?P<mon>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(?P<d>\d{1,2}) "
@@ -54,7 +62,9 @@ _SYSLOG = re.compile(
 _RANK_FROM_PATH = [
     re.compile(r"attempt_\d+/(?P<rank>\d{1,6})/(?:(?:stdout|stderr|error)\.(?:log|txt)|error\.json)$"),
     re.compile(r"(?:^|[/_.-])(?:rank|global_rank|proc|worker)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE),
-    re.compile(r"(?:^|[/_.-])(?:node|host)[_-]?\d+[_-](?:rank|gpu|local_rank)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE),
+    re.compile(
+        r"(?:^|[/_.-])(?:node|host)[_-]?\d+[_-](?:rank|gpu|local_rank)[_-]?(?P<rank>\d{1,6})(?:[/_.-]|$)", re.IGNORECASE
+    ),
 ]
 _HOST_FROM_PATH = re.compile(r"(?:^|/)(?P<host>(?:gpu|node|host|compute|worker)[\w-]*\d+)(?:/|\.)", re.IGNORECASE)
 

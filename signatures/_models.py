@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 class _Part(BaseModel):
     """A field with a default of None may be absent: it is left out of the JSON when None. A field without a
     default is always written, null included."""
+
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     @model_serializer(mode="wrap")
@@ -35,6 +36,7 @@ class LogLine(_Part):
 
 class RankLines(_Part):
     """A rank's first error-like lines, in a failure no signature explains."""
+
     rank: int | None
     lines: list[LogLine]
 
@@ -51,7 +53,7 @@ class FirstSeen(_Part):
     source: str
     line: int
     time: str | None
-    time_inferred: bool       # no timestamp of its own: the last one above it in the source
+    time_inferred: bool  # no timestamp of its own: the last one above it in the source
     text: str
 
 
@@ -60,7 +62,7 @@ class Evidence(_Part):
     line: int
     rank: int | None
     text: str
-    kind: str                 # initiating, same_failure, related or launcher
+    kind: str  # initiating, same_failure, related or launcher
     host: str | None = None
     time: str | None = None
     context: list[str] | None = None
@@ -69,6 +71,7 @@ class Evidence(_Part):
 
 class Collateral(_Part):
     """Knock-on failures of one signature, grouped under the diagnosis they followed."""
+
     signature: str
     class_: str = Field(alias="class")
     title: str
@@ -86,6 +89,7 @@ class Reason(_Part):
 
 class Attribution(_Part):
     """Why this rank: the rule that named it, and how sure it is."""
+
     rank: int | None
     rule: str
     confidence: str
@@ -164,6 +168,7 @@ class JobLog(_Part):
 
 class JobInfo(_Part):
     """A job diagnosed by reference: the scheduler's facts, as far as it gave them, and the logs fetched."""
+
     cluster: str
     kind: str
     reference: str
@@ -186,6 +191,7 @@ class JobInfo(_Part):
 
 class Report(_Part):
     """`diagnoses[0]` is the initiating root cause; no diagnosis and no unrecognised line is a healthy log."""
+
     diagnoses: list[Diagnosis]
     unrecognised: list[RankLines]
     stats: Stats

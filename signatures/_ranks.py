@@ -15,8 +15,16 @@ from dataclasses import dataclass, field
 from ._events import Event, ScanResult
 from ._schema import Signature
 
-FATAL_EXITS = {"-9": "SIGKILL", "137": "SIGKILL", "-11": "SIGSEGV", "139": "SIGSEGV", "-6": "SIGABRT",
-               "134": "SIGABRT", "-7": "SIGBUS", "135": "SIGBUS"}
+FATAL_EXITS = {
+    "-9": "SIGKILL",
+    "137": "SIGKILL",
+    "-11": "SIGSEGV",
+    "139": "SIGSEGV",
+    "-6": "SIGABRT",
+    "134": "SIGABRT",
+    "-7": "SIGBUS",
+    "135": "SIGBUS",
+}
 TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
 SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7"}
 
@@ -32,12 +40,19 @@ def global_ranks(events: list[Event]) -> list[Event]:
     """torchrun's agent names a failed worker by its local rank ("failed (exitcode: 1) local_rank: 0 (pid: P)"),
     its failure table by its global rank ("rank : 1 (local_rank: 0)") with the same pid; on several nodes they
     differ, and the table's is the rank."""
-    table = {e.values["pid"]: e.rank for e in events
-             if e.rank is not None and e.values.get("pid") and "local_rank:" not in e.text}
+    table = {
+        e.values["pid"]: e.rank
+        for e in events
+        if e.rank is not None and e.values.get("pid") and "local_rank:" not in e.text
+    }
     if not table:
         return events
-    return [dataclasses.replace(e, rank=table[e.values["pid"]])
-            if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank else e for e in events]
+    return [
+        dataclasses.replace(e, rank=table[e.values["pid"]])
+        if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank
+        else e
+        for e in events
+    ]
 
 
 SPAWN_SECTION = 200  # lines after mp.spawn's "-- Process N terminated with the following error:" that are N's
@@ -75,35 +90,39 @@ class Progress:
 @dataclass
 class Exit:
     """How the launcher saw a rank end."""
-    code: str                 # "-9", "1", "0"
-    signal: str | None        # "SIGKILL" for a fatal signal
+
+    code: str  # "-9", "1", "0"
+    signal: str | None  # "SIGKILL" for a fatal signal
     event: Event
-    order: int                # the launcher's order of noticing (0 first)
+    order: int  # the launcher's order of noticing (0 first)
 
 
 @dataclass
 class RankState:
     rank: int
     sources: set[str] = field(default_factory=set)
-    progress: Progress | None = None            # the last training step seen
+    progress: Progress | None = None  # the last training step seen
     roots: list[Event] = field(default_factory=list)
     collateral: list[Event] = field(default_factory=list)
-    timeouts: list[Event] = field(default_factory=list)   # collective timeouts (nccl_timeout class)
+    timeouts: list[Event] = field(default_factory=list)  # collective timeouts (nccl_timeout class)
     exit: Exit | None = None
 
     @property
     def last_completed(self) -> int | None:
         """The highest 'last completed' collective sequence number this rank printed, if any."""
-        seen = [int(e.values["last_completed"]) for e in self.timeouts
-                if e.values.get("last_completed", "").lstrip("-").isdigit()]
+        seen = [
+            int(e.values["last_completed"])
+            for e in self.timeouts
+            if e.values.get("last_completed", "").lstrip("-").isdigit()
+        ]
         return max(seen) if seen else None
 
 
 @dataclass
 class JobView:
     ranks: dict[int, RankState]
-    world_size: int | None       # as printed (world_size=, WORLD_SIZE, nranks), when it was
-    implied: set[int]            # ranks expected by the world size or by numbering, never seen
+    world_size: int | None  # as printed (world_size=, WORLD_SIZE, nranks), when it was
+    implied: set[int]  # ranks expected by the world size or by numbering, never seen
 
     @property
     def expected(self) -> set[int]:
@@ -123,8 +142,11 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
             continue
         s = state(rank)
         source = scan.sources[source_index] if source_index < len(scan.sources) else str(source_index)
-        if s.progress is None or (time is not None and (s.progress.time or 0) <= time) or \
-                (time is None and s.progress.time is None and (s.progress.step or 0) <= (step or 0)):
+        if (
+            s.progress is None
+            or (time is not None and (s.progress.time or 0) <= time)
+            or (time is None and s.progress.time is None and (s.progress.step or 0) <= (step or 0))
+        ):
             s.progress = Progress(source, line, step, time)
     order = 0
     for e in scan.events:
@@ -141,8 +163,9 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
                 s.timeouts.append(e)
         elif exit_code(e) and s.exit is None:
             code = exit_code(e)
-            signal = FATAL_EXITS.get(code) or (e.values.get("signal") if e.values.get("signal") in
-                                               FATAL_EXITS.values() else None)
+            signal = FATAL_EXITS.get(code) or (
+                e.values.get("signal") if e.values.get("signal") in FATAL_EXITS.values() else None
+            )
             s.exit = Exit(code, signal, e, order)
             order += 1
     implied: set[int] = set()

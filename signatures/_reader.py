@@ -66,7 +66,7 @@ class _Reader:
             size = min(size, max(self.source.size + 1, len(head) + 1, 1 << 16))
         bufs = [bytearray(size), bytearray(size)]
         cur = 0
-        bufs[cur][:len(head)] = head
+        bufs[cur][: len(head)] = head
         with ThreadPoolExecutor(max_workers=1) as pool:
             filled, cut, marks = self._fill(bufs[cur], len(head))
             self.on_bytes(filled)
@@ -87,5 +87,5 @@ class _Reader:
 
 def _read_into(stream, view: memoryview) -> int:
     data = stream.read(len(view))
-    view[:len(data)] = data
+    view[: len(data)] = data
     return len(data)

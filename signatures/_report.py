@@ -29,16 +29,28 @@ UNRECOGNISED_RANKS = 16
 
 
 def _evidence(e: Event, kind: str) -> Evidence:
-    return Evidence(source=e.source, line=e.line, rank=e.rank, text=e.text, kind=kind, host=e.host or None,
-                    time=iso(e.time), context=e.context or None, context_after=e.after or None)
+    return Evidence(
+        source=e.source,
+        line=e.line,
+        rank=e.rank,
+        text=e.text,
+        kind=kind,
+        host=e.host or None,
+        time=iso(e.time),
+        context=e.context or None,
+        context_after=e.after or None,
+    )
 
 
 def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
     sig, e = f.sig, f.event
     cls = (taxonomy or {}).get(sig.cls)
     # the line's host and the initiating rank are usable in the text as {host} and {rank}
-    text_values = {**e.values, "host": e.host or "unknown host",
-                   "rank": str(f.initiating_rank) if f.initiating_rank is not None else "unknown"}
+    text_values = {
+        **e.values,
+        "host": e.host or "unknown host",
+        "rank": str(f.initiating_rank) if f.initiating_rank is not None else "unknown",
+    }
     evidence = [_evidence(e, "initiating")]
     seen_ranks = {e.rank}
     for other in f.events:
@@ -57,8 +69,13 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         role="collateral" if f.promoted else sig.role,
         initiating_rank=f.initiating_rank,
         host=e.host,
-        first_seen=FirstSeen(source=e.source, line=e.line, time=iso(e.time if e.time is not None else e.eff_time),
-                             time_inferred=e.time is None and e.eff_time is not None, text=e.text),
+        first_seen=FirstSeen(
+            source=e.source,
+            line=e.line,
+            time=iso(e.time if e.time is not None else e.eff_time),
+            time_inferred=e.time is None and e.eff_time is not None,
+            text=e.text,
+        ),
         evidence=evidence,
         values=e.values,
         ranks=f.ranks,
@@ -83,13 +100,31 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
 _HINTS = [
     ("memory", "cuda_oom", re.compile(r"(?i)cuda.{0,40}(?:memory|alloc)|out of memory.{0,40}(?:gpu|cuda)")),
     ("memory", "host_oom_killed", re.compile(r"(?i)out of memory|cannot allocate memory|memoryerror|oom|killed")),
-    ("network", "nccl_system_error", re.compile(r"(?i)nccl|gloo|socket|connection (?:refused|reset|closed)|"
-                                                r"timed? ?out|unreachable|broken pipe")),
-    ("storage", "storage_io_error", re.compile(r"(?i)no space|disk|quota|i/o error|input/output|permission denied|"
-                                              r"read-only file system|stale file handle|no such file")),
+    (
+        "network",
+        "nccl_system_error",
+        re.compile(
+            r"(?i)nccl|gloo|socket|connection (?:refused|reset|closed)|"
+            r"timed? ?out|unreachable|broken pipe"
+        ),
+    ),
+    (
+        "storage",
+        "storage_io_error",
+        re.compile(
+            r"(?i)no space|disk|quota|i/o error|input/output|permission denied|"
+            r"read-only file system|stale file handle|no such file"
+        ),
+    ),
     ("numerics", "nan_inf_loss", re.compile(r"(?i)\bnan\b|\binf\b|overflow|non-finite|floatingpointerror")),
-    ("data", "tokenizer_or_data_error", re.compile(r"(?i)keyerror|unicodedecodeerror|jsondecodeerror|token|dataset|"
-                                                   r"dataloader|decode|corrupt")),
+    (
+        "data",
+        "tokenizer_or_data_error",
+        re.compile(
+            r"(?i)keyerror|unicodedecodeerror|jsondecodeerror|token|dataset|"
+            r"dataloader|decode|corrupt"
+        ),
+    ),
 ]
 
 
@@ -109,22 +144,37 @@ def _unrecognised(scan: ScanResult) -> list[RankLines]:
     by_rank = sorted(scan.errorlike.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0))
     groups = []
     for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
-        kept = [LogLine(source=ln.source, line=ln.line, text=ln.text) for ln in lines
-                if not survived(scan, ln.source, ln.line, rank)]
+        kept = [
+            LogLine(source=ln.source, line=ln.line, text=ln.text)
+            for ln in lines
+            if not survived(scan, ln.source, ln.line, rank)
+        ]
         if kept:
             groups.append(RankLines(rank=rank, lines=kept))
     return groups
 
 
-def build_report(findings: list[Finding], scan: ScanResult, seconds: float, taxonomy: dict | None = None,
-                 recorder: dict | None = None) -> Report:
+def build_report(
+    findings: list[Finding],
+    scan: ScanResult,
+    seconds: float,
+    taxonomy: dict | None = None,
+    recorder: dict | None = None,
+) -> Report:
     unrecognised = [] if findings else _unrecognised(scan)
     return Report(
         diagnoses=[_diagnosis(f, taxonomy) for f in findings],
         unrecognised=unrecognised,
-        stats=Stats(bytes=scan.bytes, lines=scan.lines, ranks=sorted(scan.ranks), hosts=sorted(scan.hosts),
-                    sources=len(scan.sources), skipped=scan.skipped, completed=scan.completed,
-                    seconds=round(seconds, 3)),
+        stats=Stats(
+            bytes=scan.bytes,
+            lines=scan.lines,
+            ranks=sorted(scan.ranks),
+            hosts=sorted(scan.hosts),
+            sources=len(scan.sources),
+            skipped=scan.skipped,
+            completed=scan.completed,
+            seconds=round(seconds, 3),
+        ),
         unrecognised_hint=unrecognised_hint(unrecognised),
         flight_recorder=FlightRecorder.model_validate(recorder) if recorder else None,
     )
@@ -202,8 +252,11 @@ def render_text(report: Report, width: int = 100) -> str:
         why = "; ".join(r.text for r in a.reasons[:2])
         out.append(wrap(f"Why: {why} [{a.rule}, {a.confidence} confidence]", "    "))
         if d.action != "none":
-            label = {"restart": "yes, requeue it", "drain_and_restart": "drain the node first, then requeue",
-                     "fix_and_restart": "not yet: fix first"}[d.action]
+            label = {
+                "restart": "yes, requeue it",
+                "drain_and_restart": "drain the node first, then requeue",
+                "fix_and_restart": "not yet: fix first",
+            }[d.action]
             out.append(wrap(f"Can I just requeue? {label} ({d.action_reason})", "  "))
         out.append("  Evidence:")
         for ev in d.evidence:
@@ -228,17 +281,23 @@ def render_text(report: Report, width: int = 100) -> str:
             out.append(f"  References: {' '.join(d.references[:3])}")
     fr = report.flight_recorder
     if fr:
-        out.append(f"\nFlight Recorder: dumps of ranks {_ranks(fr.ranks_present) or 'unknown'}"
-                   + (f"; missing for ranks {_ranks(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else ""))
+        out.append(
+            f"\nFlight Recorder: dumps of ranks {_ranks(fr.ranks_present) or 'unknown'}"
+            + (f"; missing for ranks {_ranks(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else "")
+        )
         stuck = fr.stuck
         if stuck:
-            out.append(f"  ranks {_ranks(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
-                       + (f"; never joined: ranks {_ranks(stuck.not_joined)}" if stuck.not_joined else ""))
+            out.append(
+                f"  ranks {_ranks(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
+                + (f"; never joined: ranks {_ranks(stuck.not_joined)}" if stuck.not_joined else "")
+            )
         if fr.mismatch:
             m = fr.mismatch
             out.append(f"  collective {m.seq} differs on ranks {_ranks(m.odd)}: expected {m.expected}")
     skipped = "".join(f"\n  skipped {s}" for s in stats.skipped)
     ranks = _ranks(stats.ranks) if stats.ranks else "none seen"
-    out.append(f"\n({stats.bytes / 1e6:.1f} MB, {stats.lines} lines, {stats.sources} source(s), ranks {ranks},"
-               f" {stats.seconds:.2f}s){skipped}")
+    out.append(
+        f"\n({stats.bytes / 1e6:.1f} MB, {stats.lines} lines, {stats.sources} source(s), ranks {ranks},"
+        f" {stats.seconds:.2f}s){skipped}"
+    )
     return "\n".join(out)

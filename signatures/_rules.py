@@ -19,8 +19,10 @@ if TYPE_CHECKING:
     from ._engine import Matcher, _SourceState
 
 # what precedes a message: launcher labels, then a timestamp (ISO, logging, glog)
-_LINE_PREFIX = re.compile(r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
-                          r"(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s*|[IWEF]\d{4} [\d:.]+\s+\d+ \S+\]\s*)?")
+_LINE_PREFIX = re.compile(
+    r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
+    r"(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s*|[IWEF]\d{4} [\d:.]+\s+\d+ \S+\]\s*)?"
+)
 
 
 class RuleKinds:
@@ -33,10 +35,12 @@ class RuleKinds:
     rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
 
     if TYPE_CHECKING:
+
         def _add(self, event: Event, st: _SourceState) -> None: ...
 
-    def _count(self, st: _SourceState, sig: Signature, rule: Count, rank: int | None, text: str,
-               event: Callable[[], Event]) -> None:
+    def _count(
+        self, st: _SourceState, sig: Signature, rule: Count, rank: int | None, text: str, event: Callable[[], Event]
+    ) -> None:
         """A count rule (sig's): the event is built when the threshold is reached; later matches update its count."""
         if rule.distinct:
             seen = st.count_texts.setdefault(sig.id, set())
@@ -108,8 +112,12 @@ class RuleKinds:
             groups = mt.groupdict()
             name = (groups.get("series") or "").lower()
             value = _trend.parse_value(groups.get("value") or "")
-            if value is None or value == 0 or name in sig.trend.ignore_series \
-                    or (sig.trend.series and name not in sig.trend.series):
+            if (
+                value is None
+                or value == 0
+                or name in sig.trend.ignore_series
+                or (sig.trend.series and name not in sig.trend.series)
+            ):
                 continue
             if prefix is None:
                 prefix = parse_prefix(text, st.year)
@@ -118,8 +126,11 @@ class RuleKinds:
             step = _trend.step_of(text)
             if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
                 self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
-            series.offer(_trend.Observation(line_no, value, text[:_trend.EVIDENCE_CHARS], prefix.time,
-                                            prefix.host or st.source.host_hint, step))
+            series.offer(
+                _trend.Observation(
+                    line_no, value, text[: _trend.EVIDENCE_CHARS], prefix.time, prefix.host or st.source.host_hint, step
+                )
+            )
             return
 
     def _finish_trends(self, st: _SourceState) -> None:
@@ -133,8 +144,9 @@ class RuleKinds:
             values = _trend.describe(found)
             if name:
                 values["series"] = name
-            event = Event(sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, up.time, up.time,
-                          up.text, values)
+            event = Event(
+                sig_id, "trend", st.source.name, st.index, up.line, rank, up.host, up.time, up.time, up.text, values
+            )
             event.context = [f"{found.low.line}: {found.low.text}"]
             event.after = [f"{found.last.line}: {found.last.text}"] if found.last is not up else []
             self._add(event, st)
@@ -150,7 +162,9 @@ class RuleKinds:
                     st.completed[sig_id] = st.completed.get(sig_id, 0) + 1
 
     @staticmethod
-    def _progress_seen(rt: _SigRuntime, data: bytes | bytearray, offset: int, n_bytes: int) -> Literal["complete", "progress"] | None:
+    def _progress_seen(
+        rt: _SigRuntime, data: bytes | bytearray, offset: int, n_bytes: int
+    ) -> Literal["complete", "progress"] | None:
         """What the first line of data[offset:n_bytes] that shows rt's absence rule moving shows, or None."""
         assert rt.sig.absence is not None and rt.progress_db is not None  # only absence rules are pending
         n_complete = len(rt.sig.absence.complete)  # the progress patterns come after the completion ones
@@ -160,7 +174,7 @@ class RuleKinds:
         def on_hit(lid: int, _s: int, end: int, _f: int, _c: object) -> bool | None:
             ls = data.rfind(b"\n", 0, offset + end) + 1
             le = data.find(b"\n", offset + end, n_bytes)
-            line = strip_ansi(bytes(data[ls: le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
+            line = strip_ansi(bytes(data[ls : le if le >= 0 else n_bytes]).decode("utf-8", "replace"))
             for cp in rt.progress[lid]:
                 if cp.regex.search(line):
                     found.append(cp.pattern_index < n_complete)  # completion, not progress

@@ -42,8 +42,9 @@ class Pattern(_Strict):
             raise ValueError("give exactly one of `literal` or `literals` (any of which prefilters the regex)")
         for lit in self.all_literals:
             if len(lit) < MIN_LITERAL:
-                raise ValueError(f"literal {lit!r} is shorter than {MIN_LITERAL} characters: "
-                                 "it would make every line a candidate")
+                raise ValueError(
+                    f"literal {lit!r} is shorter than {MIN_LITERAL} characters: it would make every line a candidate"
+                )
             if "\n" in lit:
                 raise ValueError("a literal must not contain a newline")
         compile_regex(self.regex, self.caseless)
@@ -108,13 +109,13 @@ class Trend(_Strict):
     optional named group `series`, e.g. "train" in `train_loss`); series named in `ignore_series`
     (evaluation losses) are not followed. The event is the first elevated observation."""
 
-    rise: float = Field(3.0, gt=1)             # elevated: at least this many times the lowest value before it
-    min_rise: float = Field(0.5, ge=0)          # ... and at least this much above it
-    sustain: int = Field(3, ge=1)               # consecutive elevated observations
-    min_points: int = Field(6, ge=3)            # observations needed in the series
-    progress: float = Field(1.0, gt=0, le=1)    # the low point is at most this fraction of the first value
-    still_up: float = Field(2.0, ge=1)          # the last observation is still this many times the low point
-    series: list[str] = Field(default_factory=list)         # follow only these series names ("" = unnamed)
+    rise: float = Field(3.0, gt=1)  # elevated: at least this many times the lowest value before it
+    min_rise: float = Field(0.5, ge=0)  # ... and at least this much above it
+    sustain: int = Field(3, ge=1)  # consecutive elevated observations
+    min_points: int = Field(6, ge=3)  # observations needed in the series
+    progress: float = Field(1.0, gt=0, le=1)  # the low point is at most this fraction of the first value
+    still_up: float = Field(2.0, ge=1)  # the last observation is still this many times the low point
+    series: list[str] = Field(default_factory=list)  # follow only these series names ("" = unnamed)
     ignore_series: list[str] = Field(default_factory=list)
 
 

@@ -29,11 +29,11 @@ from ._lines import host_from_path, rank_from_path
 
 SNIFF = 8192
 SPOOL_IN_MEMORY = 8 << 20
-MAX_NESTING = 6                    # archives inside archives (compression layers are not counted)
+MAX_NESTING = 6  # archives inside archives (compression layers are not counted)
 DEFAULT_MAX_INPUT_BYTES = 20 << 30  # decompressed bytes one input may expand to
-DEFAULT_MAX_JOB_BYTES = 50 << 30    # ... and all inputs of one job together
-DEFAULT_MAX_SECONDS = 3600.0       # reading everything may take this long
-BINARY_SHARE = 0.10                # control bytes (NUL included) beyond this share of the head: not a text log
+DEFAULT_MAX_JOB_BYTES = 50 << 30  # ... and all inputs of one job together
+DEFAULT_MAX_SECONDS = 3600.0  # reading everything may take this long
+BINARY_SHARE = 0.10  # control bytes (NUL included) beyond this share of the head: not a text log
 
 
 class InputError(Exception):
@@ -81,8 +81,12 @@ class Budget:
     however deep the archive and whatever the compression ratio (a 1 MB gzip of zeros can expand to
     100 GB). When a bound is hit the read fails with an InputError naming the bound and its setting."""
 
-    def __init__(self, max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES, max_job_bytes: int = DEFAULT_MAX_JOB_BYTES,
-                 max_seconds: float = DEFAULT_MAX_SECONDS):
+    def __init__(
+        self,
+        max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+        max_job_bytes: int = DEFAULT_MAX_JOB_BYTES,
+        max_seconds: float = DEFAULT_MAX_SECONDS,
+    ):
         self.max_input_bytes, self.max_job_bytes, self.max_seconds = max_input_bytes, max_job_bytes, max_seconds
         self.deadline = time.monotonic() + max_seconds
         self.total = 0
@@ -93,14 +97,20 @@ class Budget:
     def charge(self, name: str, n: int, so_far: int) -> None:
         self.total += n
         if so_far > self.max_input_bytes:
-            raise InputError(f"{name}: decompresses to more than {_size(self.max_input_bytes)} "
-                             "(the per-input limit, max_input_bytes): not read further")
+            raise InputError(
+                f"{name}: decompresses to more than {_size(self.max_input_bytes)} "
+                "(the per-input limit, max_input_bytes): not read further"
+            )
         if self.total > self.max_job_bytes:
-            raise InputError(f"{name}: the inputs decompress to more than {_size(self.max_job_bytes)} in all "
-                             "(the per-job limit, max_job_bytes): not read further")
+            raise InputError(
+                f"{name}: the inputs decompress to more than {_size(self.max_job_bytes)} in all "
+                "(the per-job limit, max_job_bytes): not read further"
+            )
         if time.monotonic() > self.deadline:
-            raise InputError(f"{name}: reading took longer than {self.max_seconds:g} s (the time limit, "
-                             "max_read_seconds): not read further")
+            raise InputError(
+                f"{name}: reading took longer than {self.max_seconds:g} s (the time limit, "
+                "max_read_seconds): not read further"
+            )
 
 
 def _size(n: int) -> str:
@@ -163,8 +173,9 @@ def _decompressor(kind: str, stream: IO[bytes]) -> IO[bytes]:
     return cast(IO[bytes], lzma.LZMAFile(stream))
 
 
-def _expand_stream(name: str, stream: IO[bytes], size: int | None, budget: Budget, depth: int = 0,
-                   layers: int = 0) -> Iterator[Source]:
+def _expand_stream(
+    name: str, stream: IO[bytes], size: int | None, budget: Budget, depth: int = 0, layers: int = 0
+) -> Iterator[Source]:
     """`depth` counts archives (tar, zip) around this stream; `layers` counts compression around it."""
     head = _read_head(stream, name)
     kind = _kind(head)
@@ -177,8 +188,9 @@ def _expand_stream(name: str, stream: IO[bytes], size: int | None, budget: Budge
         return
     if kind in ("tar", "zip"):
         if depth >= MAX_NESTING:
-            raise InputError(f"{name}: archives nested more than {MAX_NESTING} deep: not read (unpack the "
-                             "outer ones first)")
+            raise InputError(
+                f"{name}: archives nested more than {MAX_NESTING} deep: not read (unpack the outer ones first)"
+            )
         if kind == "tar":
             yield from _expand_tar(name, io.BufferedReader(whole), budget, depth + 1)
         else:
@@ -205,8 +217,11 @@ def _seekable_file(stream: IO[bytes]) -> bool:
     """A regular file on disk: seeking is real. (A tar member or a decompressor only pretends: gzip
     "seeks" back by decompressing again from a start it may not be able to rewind to.)"""
     try:
-        return isinstance(stream, (io.BufferedReader, io.FileIO)) and stream.seekable() \
+        return (
+            isinstance(stream, (io.BufferedReader, io.FileIO))
+            and stream.seekable()
             and stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+        )
     except (OSError, AttributeError, ValueError):
         return False
 
@@ -228,8 +243,9 @@ def _expand_zip(name: str, stream: IO[bytes], head: bytes, budget: Budget, depth
         infos = sorted((i for i in archive.infolist() if not i.is_dir()), key=lambda i: i.filename)
         for info in infos:
             with archive.open(info) as fh:
-                yield from _expand_stream(f"{name}:{info.filename}", budget.wrap(f"{name}:{info.filename}", fh),
-                                          info.file_size, budget, depth)
+                yield from _expand_stream(
+                    f"{name}:{info.filename}", budget.wrap(f"{name}:{info.filename}", fh), info.file_size, budget, depth
+                )
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError, NotImplementedError) as exc:
         raise InputError(f"{name}: broken zip archive: {exc}") from None
 
@@ -259,8 +275,12 @@ def open_path(path: Path, display: str, budget: Budget | None = None) -> Iterato
     yield from _open_file(path, display, budget or Budget())
 
 
-_NOT_REGULAR = [(stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
-                (stat.S_ISBLK, "a block device")]
+_NOT_REGULAR = [
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a block device"),
+]
 
 
 def _cannot_open(display: str, exc: OSError) -> InputError:
@@ -278,16 +298,19 @@ def _open_file(path: Path, display: str, budget: Budget) -> Iterator[Source]:
         mode = os.stat(path).st_mode  # before open(): opening a FIFO blocks until someone writes to it
         for test, what in _NOT_REGULAR:
             if test(mode):
-                raise InputError(f"{display}: is {what}, not a file: save the log to a file, or pipe it to "
-                                 "`denpex diagnose -`")
+                raise InputError(
+                    f"{display}: is {what}, not a file: save the log to a file, or pipe it to `denpex diagnose -`"
+                )
         fh = open(path, "rb")
     except OSError as exc:
         raise _cannot_open(display, exc) from None
     with fh:
         size = os.fstat(fh.fileno()).st_size
         if size > budget.max_input_bytes:
-            raise InputError(f"{display}: is {_size(size)}, more than {_size(budget.max_input_bytes)} (the per-input "
-                             "limit, max_input_bytes)")
+            raise InputError(
+                f"{display}: is {_size(size)}, more than {_size(budget.max_input_bytes)} (the per-input "
+                "limit, max_input_bytes)"
+            )
         yield from _expand_stream(display, fh, size, budget)
 
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 from ._schema import Trend
 
-SERIES_CAP = 2048       # observations kept per series; older ones are thinned evenly, never all dropped
-FULL_SCAN = 1 << 20     # blocks up to this size: every trend line is read
-FULL_HITS = 20_000      # ... up to this many per block
-WINDOWS = 16            # larger blocks: cut into this many windows
-WINDOW_HITS = 2         # ... and this many trend lines read from each
+SERIES_CAP = 2048  # observations kept per series; older ones are thinned evenly, never all dropped
+FULL_SCAN = 1 << 20  # blocks up to this size: every trend line is read
+FULL_HITS = 20_000  # ... up to this many per block
+WINDOWS = 16  # larger blocks: cut into this many windows
+WINDOW_HITS = 2  # ... and this many trend lines read from each
 EVIDENCE_CHARS = 400
 VALUES = frozenset({"low", "low_at", "value", "up_at", "rise", "peak", "last", "last_at", "series"})  # see describe()
 
@@ -27,7 +27,7 @@ _EPOCH = re.compile(r"(?i)\bepoch['\"]?\s*[:=]?\s*\[?\s*(\d+(?:\.\d+)?)")
 
 
 SMALL_SOURCE = 64 << 20  # sources up to this size are sampled densely
-DENSE_WIDTH = 64 << 10   # ... one window per 64 KB
+DENSE_WIDTH = 64 << 10  # ... one window per 64 KB
 
 
 def windows(n_bytes: int, source_size: int | None = None) -> tuple[int, int]:
@@ -53,7 +53,7 @@ class Observation:
     line: int
     value: float
     text: str
-    time: float | None        # the line's own timestamp
+    time: float | None  # the line's own timestamp
     host: str | None
     step: int | None = None
 
@@ -65,14 +65,13 @@ class Series:
     points: list[Observation] = field(default_factory=list)
     stride: int = 1
     offered: int = 0
-    last: Observation | None = None   # the newest value, kept whatever the thinning dropped
-    negative: bool = False            # a value below 0 was seen: not a loss this rule can judge
+    last: Observation | None = None  # the newest value, kept whatever the thinning dropped
+    negative: bool = False  # a value below 0 was seen: not a loss this rule can judge
 
     def offer(self, obs: Observation) -> None:
         if obs.value < 0:
             self.negative = True
-        if self.last is not None and obs.step is not None and self.last.step is not None \
-                and obs.step < self.last.step:
+        if self.last is not None and obs.step is not None and self.last.step is not None and obs.step < self.last.step:
             self.points, self.stride, self.offered = [], 1, 0  # the step went back: a new run in the same log
         self.last = obs
         self.offered += 1
@@ -105,7 +104,7 @@ class Divergence:
     first_up: Observation
     peak: float
     last: Observation
-    elevated: int   # consecutive elevated observations from first_up
+    elevated: int  # consecutive elevated observations from first_up
 
 
 def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
@@ -128,7 +127,11 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
             while i + run < len(points) and points[i + run].value >= threshold:
                 run += 1
             last = points[-1]
-            if run >= rule.sustain and last.value >= low.value * rule.still_up and last.value >= low.value + rule.min_rise:
+            if (
+                run >= rule.sustain
+                and last.value >= low.value * rule.still_up
+                and last.value >= low.value + rule.min_rise
+            ):
                 peak = max(q.value for q in points[i:])
                 return Divergence(low, p, peak, last, run)
             i += run
@@ -141,6 +144,7 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
 
 def describe(d: Divergence) -> dict[str, str]:
     """Values for the diagnosis: where the loss bottomed out, where it climbed, where it ended."""
+
     def at(obs: Observation) -> str:
         step = _STEP.search(obs.text)
         if step:
@@ -151,8 +155,12 @@ def describe(d: Divergence) -> dict[str, str]:
         return f"line {obs.line}"
 
     return {
-        "low": f"{d.low.value:.4g}", "low_at": at(d.low),
-        "value": f"{d.first_up.value:.4g}", "up_at": at(d.first_up),
+        "low": f"{d.low.value:.4g}",
+        "low_at": at(d.low),
+        "value": f"{d.first_up.value:.4g}",
+        "up_at": at(d.first_up),
         "rise": f"{d.first_up.value / d.low.value:.1f}x" if d.low.value > 0 else "from 0",
-        "peak": f"{d.peak:.4g}", "last": f"{d.last.value:.4g}", "last_at": at(d.last),
+        "peak": f"{d.peak:.4g}",
+        "last": f"{d.last.value:.4g}",
+        "last_at": at(d.last),
     }

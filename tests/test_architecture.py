@@ -34,9 +34,14 @@ def test_every_module_named_exists():
 def test_every_module_is_named():
     named = set(re.findall(r"`((?:signatures|bot)/[\w/]*\.py)`", DOC))
     dirs = set(re.findall(r"`((?:signatures|bot)/[\w/]*/)`", DOC))
-    unnamed = [str(p.relative_to(ROOT)) for package in ("signatures", "bot") for p in modules(package)
-               if p.name != "__init__.py" and str(p.relative_to(ROOT)) not in named
-               and not any(str(p.relative_to(ROOT)).startswith(d) for d in dirs)]
+    unnamed = [
+        str(p.relative_to(ROOT))
+        for package in ("signatures", "bot")
+        for p in modules(package)
+        if p.name != "__init__.py"
+        and str(p.relative_to(ROOT)) not in named
+        and not any(str(p.relative_to(ROOT)).startswith(d) for d in dirs)
+    ]
     assert not unnamed, f"add these to docs/architecture.md: {unnamed}"
 
 

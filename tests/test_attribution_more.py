@@ -16,15 +16,25 @@ def top(report: dict) -> dict:
     return d
 
 
-GLOO_TIMEOUT = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] "
-                "Timed out waiting 15000ms for send operation to complete")
+GLOO_TIMEOUT = (
+    "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:129] "
+    "Timed out waiting 15000ms for send operation to complete"
+)
 
 
 def test_lines_under_an_mp_spawn_header_are_that_process_s(matcher):
     """mp.spawn prints process 2's traceback without a rank: its timeout is rank 2's, a knock-on."""
-    log = "\n".join(["torch.multiprocessing.spawn.ProcessRaisedException: ", "",
-                     "-- Process 2 terminated with the following error:", "Traceback (most recent call last):",
-                     '  File "/work/train.py", line 30, in worker', "    loss.backward()", GLOO_TIMEOUT])
+    log = "\n".join(
+        [
+            "torch.multiprocessing.spawn.ProcessRaisedException: ",
+            "",
+            "-- Process 2 terminated with the following error:",
+            "Traceback (most recent call last):",
+            '  File "/work/train.py", line 30, in worker',
+            "    loss.backward()",
+            GLOO_TIMEOUT,
+        ]
+    )
     d = top(report_of(matcher, log))
     assert d["class"] == "nccl_timeout"
     assert [e["rank"] for e in d["evidence"] if "Timed out" in e["text"]] == [2]
@@ -58,9 +68,13 @@ def test_a_thread_s_exception_is_the_cause_though_training_went_on(matcher):
 
 
 def test_the_one_rank_that_never_joined_the_rendezvous(matcher):
-    log = "\n".join(["[slot1] host=vm rank=1 world=3 master=127.0.0.1:29701 -> init_process_group",
-                     "[slot0] host=vm rank=0 world=3 master=127.0.0.1:29701 -> init_process_group",
-                     "[slot0] torch.distributed.DistStoreError: Timed out after 16 seconds waiting for clients. "
-                     "2/3 clients joined."])
+    log = "\n".join(
+        [
+            "[slot1] host=vm rank=1 world=3 master=127.0.0.1:29701 -> init_process_group",
+            "[slot0] host=vm rank=0 world=3 master=127.0.0.1:29701 -> init_process_group",
+            "[slot0] torch.distributed.DistStoreError: Timed out after 16 seconds waiting for clients. "
+            "2/3 clients joined.",
+        ]
+    )
     d = top(report_of(matcher, log))
     assert (d["class"], d["initiating_rank"], d["attribution"]["rule"]) == ("rendezvous_failure", 2, "absent_rank")

@@ -9,9 +9,11 @@ from helpers import run
 
 from signatures import Attribution, Report
 
-WATCHDOG = ("[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL("
-            "SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800008 milliseconds "
-            "before timing out.")
+WATCHDOG = (
+    "[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL("
+    "SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800008 milliseconds "
+    "before timing out."
+)
 
 
 def attribution(report: Report) -> Attribution:
@@ -23,8 +25,15 @@ def attribution(report: Report) -> Attribution:
 
 
 def test_the_silent_rank_is_the_one_missing_from_the_timeouts(matcher):
-    log = "\n".join(["[rank0]: step 10 loss 2.1", "[rank1]: step 10 loss 2.2", "[rank2]: step 10 loss 2.0",
-                     "[rank3]: step 10 loss 2.3"] + [WATCHDOG.format(r=r) for r in (0, 1, 3)])
+    log = "\n".join(
+        [
+            "[rank0]: step 10 loss 2.1",
+            "[rank1]: step 10 loss 2.2",
+            "[rank2]: step 10 loss 2.0",
+            "[rank3]: step 10 loss 2.3",
+        ]
+        + [WATCHDOG.format(r=r) for r in (0, 1, 3)]
+    )
     report = run(matcher, ("train.log", log))
     a = attribution(report)
     assert (a.rank, a.rule) == (2, "silent_rank") and report.top.class_ == "nccl_timeout"
@@ -47,16 +56,20 @@ def test_every_rank_timing_out_alike_names_no_rank(matcher):
 
 
 def test_the_rank_behind_in_sequence(matcher):
-    line = ("[PG ID 0 PG GUID 0(default_pg) Rank {r}] Timeout at NCCL work: 610, last enqueued NCCL work: 616, "
-            "last completed NCCL work: {c}.")
+    line = (
+        "[PG ID 0 PG GUID 0(default_pg) Rank {r}] Timeout at NCCL work: 610, last enqueued NCCL work: 616, "
+        "last completed NCCL work: {c}."
+    )
     log = "\n".join(line.format(r=r, c=c) for r, c in ((0, 609), (1, 609), (2, 604), (3, 609)))
     a = attribution(run(matcher, ("train.log", log)))
     assert (a.rank, a.rule) == (2, "behind_in_sequence")
 
 
 def test_last_completed_minus_one_everywhere_means_frozen_before_any_collective(matcher):
-    line = ("[PG ID 0 PG GUID 0 Rank {r}] Timeout at NCCL work: 1, last enqueued NCCL work: 1, "
-            "last completed NCCL work: -1.")
+    line = (
+        "[PG ID 0 PG GUID 0 Rank {r}] Timeout at NCCL work: 1, last enqueued NCCL work: 1, "
+        "last completed NCCL work: -1."
+    )
     a = attribution(run(matcher, ("train.log", "\n".join(line.format(r=r) for r in range(4)))))
     assert a.rank is None and "before any collective" in a.reasons[0].text
 
@@ -94,9 +107,12 @@ def test_a_real_preemption_is_still_one(matcher):
 
 def test_the_odd_one_out_in_a_collective_mismatch(matcher):
     fp = "CollectiveFingerPrint(SequenceNumber=100, OpType=ALLREDUCE, TensorShape=[{n}], TensorDtypes=Float)"
-    lines = [f"[rank{r}]: RuntimeError: Detected mismatch between collectives on ranks. Rank {r} is running "
-             f"collective: {fp.format(n=5313 if r == 3 else 5573)}, but Rank {3 if r != 3 else 0} is running "
-             f"collective: {fp.format(n=5313 if r != 3 else 5573)}." for r in range(4)]
+    lines = [
+        f"[rank{r}]: RuntimeError: Detected mismatch between collectives on ranks. Rank {r} is running "
+        f"collective: {fp.format(n=5313 if r == 3 else 5573)}, but Rank {3 if r != 3 else 0} is running "
+        f"collective: {fp.format(n=5313 if r != 3 else 5573)}."
+        for r in range(4)
+    ]
     a = attribution(run(matcher, ("console.log", "\n".join(lines))))
     assert (a.rank, a.rule) == (3, "collective_odd_one_out")
 
@@ -115,14 +131,16 @@ ConnectionRefusedError: [Errno 111] Connection refused
 
 
 def test_the_report_says_whether_to_requeue(matcher):
-    report = run(matcher, ("rank3.log", "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
-                                        "2.00 GiB."))
+    report = run(
+        matcher, ("rank3.log", "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
+    )
     d = report.top
     assert d.action == "fix_and_restart" and d.action_reason
 
 
-@pytest.mark.parametrize("row", [json.loads(x) for x in (CORPUS / "labels.jsonl").read_text().splitlines()],
-                         ids=lambda r: r["file"])
+@pytest.mark.parametrize(
+    "row", [json.loads(x) for x in (CORPUS / "labels.jsonl").read_text().splitlines()], ids=lambda r: r["file"]
+)
 def test_attribution_agrees_with_the_initiating_rank_on_the_corpus(matcher, row):
     from signatures import diagnose
 
@@ -150,10 +168,17 @@ def test_collateral_counts_every_line_not_only_the_kept_ones(matcher):
 
 
 def test_mp_spawn_names_the_process_whose_traceback_follows(matcher):
-    log = "\n".join(["torch.multiprocessing.spawn.ProcessRaisedException: ", "",
-                     "-- Process 2 terminated with the following error:", "Traceback (most recent call last):",
-                     '  File "/work/train.py", line 40, in worker', "    check(batch)",
-                     "ValueError: batch 17 has 0 rows"])
+    log = "\n".join(
+        [
+            "torch.multiprocessing.spawn.ProcessRaisedException: ",
+            "",
+            "-- Process 2 terminated with the following error:",
+            "Traceback (most recent call last):",
+            '  File "/work/train.py", line 40, in worker',
+            "    check(batch)",
+            "ValueError: batch 17 has 0 rows",
+        ]
+    )
     report = run(matcher, ("train.log", log))
     a = attribution(report)
     assert (report.top.initiating_rank, a.rule) == (2, "explicit_root")  # the lines under the header are its
@@ -191,12 +216,15 @@ def test_two_agents_local_ranks_are_read_as_global_and_the_first_to_fail_named(m
     assert "20 s before rank 0" in a.model_dump_json()
 
 
-@pytest.mark.parametrize("head", [
-    "I1203 12:00:00.000 1 torch/distributed/launcher/api.py:188] Starting elastic_operator with launch configs:\n"
-    "  entrypoint       : train.py\n  min_nodes        : 2\n  max_nodes        : 2\n  nproc_per_node   : 2\n",
-    "  role_world_sizes=[4, 4, 4, 4]\n  global_world_sizes=[4, 4, 4, 4]\n",
-    "SLURM_NTASKS=4\n",
-])
+@pytest.mark.parametrize(
+    "head",
+    [
+        "I1203 12:00:00.000 1 torch/distributed/launcher/api.py:188] Starting elastic_operator with launch configs:\n"
+        "  entrypoint       : train.py\n  min_nodes        : 2\n  max_nodes        : 2\n  nproc_per_node   : 2\n",
+        "  role_world_sizes=[4, 4, 4, 4]\n  global_world_sizes=[4, 4, 4, 4]\n",
+        "SLURM_NTASKS=4\n",
+    ],
+)
 def test_the_world_size_comes_from_launchers_too(matcher, head):
     """torchrun's launch configuration (nproc_per_node x max_nodes), its rendezvous result, or Slurm's task count
     make a rank that printed nothing at all the silent one, with high confidence."""
@@ -207,26 +235,31 @@ def test_the_world_size_comes_from_launchers_too(matcher, head):
 def test_an_exception_in_a_thread_belongs_to_the_rank_that_reported_no_knock_on(matcher):
     """A background thread's exception is printed with no rank; the main thread of that rank then waits, and the
     other ranks time out: the exception started it, on the one rank whose own errors are not timeouts."""
-    log = "\n".join([
-        "2026-12-03 12:39:52,466 INFO rank0 MainThread: epoch 0 train loss 0.6300, launching async eval",
-        "2026-12-03 12:39:52,467 INFO rank1 MainThread: epoch 0 train loss 0.5547, launching async eval",
-        "2026-12-03 12:39:52,468 INFO rank2 MainThread: epoch 0 train loss 0.5885, launching async eval",
-        "Exception in thread async-eval-0:", "Traceback (most recent call last):",
-        '  File "/work/eval.py", line 20, in evaluate', "    precision = tp / (tp + fp)",
-        "ZeroDivisionError: division by zero",
-        "[rank2]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:129] Timed out waiting 20000ms for send "
-        "operation to complete",
-        "[rank0]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for recv "
-        "operation to complete",
-        "E1203 12:40:13.693000 12195 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
-        "local_rank: 0 (pid: 12197) of binary: /venv/bin/python3"])
+    log = "\n".join(
+        [
+            "2026-12-03 12:39:52,466 INFO rank0 MainThread: epoch 0 train loss 0.6300, launching async eval",
+            "2026-12-03 12:39:52,467 INFO rank1 MainThread: epoch 0 train loss 0.5547, launching async eval",
+            "2026-12-03 12:39:52,468 INFO rank2 MainThread: epoch 0 train loss 0.5885, launching async eval",
+            "Exception in thread async-eval-0:",
+            "Traceback (most recent call last):",
+            '  File "/work/eval.py", line 20, in evaluate',
+            "    precision = tp / (tp + fp)",
+            "ZeroDivisionError: division by zero",
+            "[rank2]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:129] Timed out waiting 20000ms for send "
+            "operation to complete",
+            "[rank0]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for recv "
+            "operation to complete",
+            "E1203 12:40:13.693000 12195 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+            "local_rank: 0 (pid: 12197) of binary: /venv/bin/python3",
+        ]
+    )
     report = run(matcher, ("console.log", log))
     a = attribution(report)
     assert report.top.signature == "python.uncaught_exception"
     assert (a.rank, a.rule) == (1, "recovered_rank")
 
 
-CAUGHT = '''\
+CAUGHT = """\
 2026-12-03 13:13:51,609 rank=1 ERROR fetch: get s3://bucket/shard-01.pt failed (attempt 1/5), retrying in 0.5s
 Traceback (most recent call last):
   File "/work/train.py", line 22, in fetch
@@ -241,7 +274,7 @@ Traceback (most recent call last):
 FileNotFoundError: [Errno 2] No such file or directory: '/tmp/profiler/trace_rank2.json'
 2026-12-03 13:13:54,000 rank=0 INFO worker: all shards done; saving final model
 job finished OK
-'''
+"""
 
 
 def test_tracebacks_printed_by_a_warning_or_a_retry_are_not_failures(matcher):
@@ -251,10 +284,12 @@ def test_tracebacks_printed_by_a_warning_or_a_retry_are_not_failures(matcher):
 
 def test_a_warning_on_another_stream_does_not_excuse_a_ranks_traceback(matcher):
     """torchrun prefixes a worker's stderr; an unprefixed warning above a "[rank0]:" traceback did not print it."""
-    log = ("2026-12-03 08:16:33.350 WARNING trainer rank=0 flight recorder dumped to /tmp/fr/fr_trace_rank_0\n"
-           "[rank0]: Traceback (most recent call last):\n"
-           '[rank0]:   File "/work/train.py", line 40, in main\n'
-           "[rank0]:     loss.backward()\n"
-           "[rank0]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for recv "
-           "operation to complete\n")
+    log = (
+        "2026-12-03 08:16:33.350 WARNING trainer rank=0 flight recorder dumped to /tmp/fr/fr_trace_rank_0\n"
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "/work/train.py", line 40, in main\n'
+        "[rank0]:     loss.backward()\n"
+        "[rank0]: RuntimeError: [../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 20000ms for recv "
+        "operation to complete\n"
+    )
     assert run(matcher, ("console.log", log)).top is not None

@@ -34,7 +34,7 @@ def context(*blocks: bytes, tail: int = 64 << 10) -> Surroundings:
 
 TRACEBACK = [
     "[rank1]: Traceback (most recent call last):",
-    '[rank0]: Traceback (most recent call last):',
+    "[rank0]: Traceback (most recent call last):",
     '[rank1]:   File "/workspace/train.py", line 10, in <module>',
     '[rank0]:   File "/workspace/train.py", line 10, in <module>',
     "[rank1]:     main()",
@@ -96,21 +96,26 @@ def test_frames_are_found_above_a_block_boundary_in_the_kept_tail():
 
 
 def test_time_comes_from_the_last_stamped_line_above():
-    data = block([
-        "[rank0]: 2026-11-30 12:00:01,000 INFO step 1",
-        "[rank0]: 2026-11-30 12:00:05,000 INFO step 2",
-        "[rank0]: Traceback (most recent call last):",
-        "[rank0]: RuntimeError: boom",
-    ])
+    data = block(
+        [
+            "[rank0]: 2026-11-30 12:00:01,000 INFO step 1",
+            "[rank0]: 2026-11-30 12:00:05,000 INFO step 2",
+            "[rank0]: Traceback (most recent call last):",
+            "[rank0]: RuntimeError: boom",
+        ]
+    )
     s = context(data)
     t = s.time_above(4, at(data, 4), YEAR)
     assert t == parse_prefix("2026-11-30 12:00:05,000").time
 
 
 def test_time_is_found_across_a_block_boundary_via_the_kept_tail():
-    first = block(["2026-11-30 12:00:00,000 INFO start"] + [f"filler {i}" for i in range(10)]
-                  + ["E1130 12:34:56.000000 4242 train.py:1] stamped last"])
-    second = block(["  File \"train.py\", line 3", "RuntimeError: no stamp here"])
+    first = block(
+        ["2026-11-30 12:00:00,000 INFO start"]
+        + [f"filler {i}" for i in range(10)]
+        + ["E1130 12:34:56.000000 4242 train.py:1] stamped last"]
+    )
+    second = block(['  File "train.py", line 3', "RuntimeError: no stamp here"])
     s = context(first, second)
     assert s.time_above(14, at(second, 2), YEAR) == parse_prefix("E1130 12:34:56.000000 4242 x.py:1] y", YEAR).time
 
@@ -121,8 +126,13 @@ def test_time_is_none_beyond_the_lookback_and_lines_are_not_read_again(monkeypat
     decoded = []
     decode = _context._decode
     monkeypatch.setattr(_context, "_decode", lambda raw: decoded.append(raw) or decode(raw))
-    data = block(["2026-11-30 12:00:00,000 INFO start"] + [f"line {i}" for i in range(100)]
-                 + ["RuntimeError: x"] + [f"more {i}" for i in range(3)] + ["RuntimeError: y"])
+    data = block(
+        ["2026-11-30 12:00:00,000 INFO start"]
+        + [f"line {i}" for i in range(100)]
+        + ["RuntimeError: x"]
+        + [f"more {i}" for i in range(3)]
+        + ["RuntimeError: y"]
+    )
     s = context(data)
     assert s.time_above(102, at(data, 102), YEAR) is None
     first = len(decoded)
@@ -144,44 +154,55 @@ def test_lines_before_stop_at_the_start_of_the_source():
 
 
 def test_a_carriage_return_segment_sees_the_earlier_segments_first():
-    data = b"[rank0]: Traceback (most recent call last):\n" \
-           b"[rank0]:   File \"x.py\", line 1, in f\rprogress 50%\r[rank0]: RuntimeError: boom\n"
+    data = (
+        b"[rank0]: Traceback (most recent call last):\n"
+        b'[rank0]:   File "x.py", line 1, in f\rprogress 50%\r[rank0]: RuntimeError: boom\n'
+    )
     seg = data.index(b"[rank0]: RuntimeError")
     s = context(data)
-    assert s.lines_before(2, seg, 2) == ["[rank0]: Traceback (most recent call last):",
-                                         "[rank0]:   File \"x.py\", line 1, in f\rprogress 50%"]
+    assert s.lines_before(2, seg, 2) == [
+        "[rank0]: Traceback (most recent call last):",
+        '[rank0]:   File "x.py", line 1, in f\rprogress 50%',
+    ]
 
 
 def test_continuation_skips_other_ranks_and_stops_at_a_new_record():
-    data = block([
-        "[rank0]: RuntimeError: Error(s) in loading state_dict for Model:",
-        "[rank1]: something else entirely",
-        "[rank0]: \tMissing key(s) in state_dict: \"w\".",
-        "[rank0]: \tUnexpected key(s) in state_dict: \"v\".",
-        "[rank0]: 2026-11-30 12:00:00,000 INFO next record",
-        "[rank0]: \tnot part of it",
-    ])
+    data = block(
+        [
+            "[rank0]: RuntimeError: Error(s) in loading state_dict for Model:",
+            "[rank1]: something else entirely",
+            '[rank0]: \tMissing key(s) in state_dict: "w".',
+            '[rank0]: \tUnexpected key(s) in state_dict: "v".',
+            "[rank0]: 2026-11-30 12:00:00,000 INFO next record",
+            "[rank0]: \tnot part of it",
+        ]
+    )
     s = context(data)
     le = data.index(b"\n")
-    assert s.continuation(le, 0) == ["[rank0]: \tMissing key(s) in state_dict: \"w\".",
-                                     "[rank0]: \tUnexpected key(s) in state_dict: \"v\"."]
+    assert s.continuation(le, 0) == [
+        '[rank0]: \tMissing key(s) in state_dict: "w".',
+        '[rank0]: \tUnexpected key(s) in state_dict: "v".',
+    ]
 
 
-@pytest.mark.parametrize("line", [
-    "[rank3]: RuntimeError: x",
-    "[default2]:[rank5]: boom",
-    "12: ValueError: y",
-    "gpu-node-07:4242:4300 [3] NCCL WARN Cuda failure 'out of memory'",
-    "0: gpu-node-07:4242:4300 [3] NCCL INFO ok",
-    "slurmstepd: error: *** STEP 1.0 ON node-3 CANCELLED",
-    "slurmstepd-gpu-12: error: Detected 1 oom_kill event",
-    "Dec  2 10:00:00 gpu-node-07 kernel: NVRM: Xid 79",
-    "srun: error: gpu-node-3: task 5: Exited with exit code 1",
-    "2026-11-30 12:00:00,000 INFO train: global_rank=17 loss 1.0",
-    "RANK: 4 starting",
-    "no prefix at all",
-    "  3: indented label",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[rank3]: RuntimeError: x",
+        "[default2]:[rank5]: boom",
+        "12: ValueError: y",
+        "gpu-node-07:4242:4300 [3] NCCL WARN Cuda failure 'out of memory'",
+        "0: gpu-node-07:4242:4300 [3] NCCL INFO ok",
+        "slurmstepd: error: *** STEP 1.0 ON node-3 CANCELLED",
+        "slurmstepd-gpu-12: error: Detected 1 oom_kill event",
+        "Dec  2 10:00:00 gpu-node-07 kernel: NVRM: Xid 79",
+        "srun: error: gpu-node-3: task 5: Exited with exit code 1",
+        "2026-11-30 12:00:00,000 INFO train: global_rank=17 loss 1.0",
+        "RANK: 4 starting",
+        "no prefix at all",
+        "  3: indented label",
+    ],
+)
 def test_rank_and_host_agree_with_parse_prefix(line):
     pre = parse_prefix(line)
     assert rank_and_host(line) == (pre.rank, pre.host)
@@ -192,24 +213,34 @@ def test_rank_and_host_agree_with_parse_prefix(line):
     assert prefix_of(other.encode()) == (pre.rank, pre.host)
 
 
-@pytest.mark.parametrize("regex,blind", [
-    (r"Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d+)", True),
-    (r"\[rank\d{1,6}\]: [a-z]{2,}", True),
-    (r"[0-9a-fA-F]+ at 0x[0-9a-f]+", False),   # "0x" names a digit
-    (r"exit code [1-9]", False),
-    (r"exit code 137", False),
-    (r"\x41", False),
-    (r"a{,3}", False),                         # not a repetition in RE2: the text "{,3}"
-    (r"[]0]", False),
-    (r"\Qa{2}\E", False),
-])
+@pytest.mark.parametrize(
+    "regex,blind",
+    [
+        (r"Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d+)", True),
+        (r"\[rank\d{1,6}\]: [a-z]{2,}", True),
+        (r"[0-9a-fA-F]+ at 0x[0-9a-f]+", False),  # "0x" names a digit
+        (r"exit code [1-9]", False),
+        (r"exit code 137", False),
+        (r"\x41", False),
+        (r"a{,3}", False),  # not a repetition in RE2: the text "{,3}"
+        (r"[]0]", False),
+        (r"\Qa{2}\E", False),
+    ],
+)
 def test_digit_blind(regex, blind):
     assert digit_blind(regex) is blind
 
 
 def test_a_line_cut_by_the_block_boundary_is_one_line_above():
-    first = block(["[rank0]: Traceback (most recent call last):", '[rank0]:   File "x.py", line 1, in f']) + b"[rank0]:     " + b"y" * 50
+    first = (
+        block(["[rank0]: Traceback (most recent call last):", '[rank0]:   File "x.py", line 1, in f'])
+        + b"[rank0]:     "
+        + b"y" * 50
+    )
     second = b"y" * 50 + b"()\n[rank0]: RuntimeError: boom\n"
     s = context(first, second)
-    assert s.lines_before(4, at(second, 2), 2) == ['[rank0]:   File "x.py", line 1, in f', "[rank0]:     " + "y" * 100 + "()"]
+    assert s.lines_before(4, at(second, 2), 2) == [
+        '[rank0]:   File "x.py", line 1, in f',
+        "[rank0]:     " + "y" * 100 + "()",
+    ]
     assert s.lines_before(3, 0, 1) == ['[rank0]:   File "x.py", line 1, in f']

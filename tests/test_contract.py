@@ -24,6 +24,7 @@ SCHEMA = TESTS / "contract" / "report.schema.json"
 
 def _members(schema: dict, node: dict) -> list[dict]:
     """The alternatives of a value's type (one unless it is a union), with references resolved."""
+
     def resolve(n: dict) -> dict:
         while "$ref" in n:
             n = schema["$defs"][n["$ref"].rsplit("/", 1)[-1]]
@@ -59,8 +60,9 @@ def breaking_changes(old: dict, new: dict) -> list[str]:
                         continue
                     was, now = name in om.get("required", []), name in nm.get("required", [])
                     if was != now:
-                        problems.append(f"{where}: was {'required' if was else 'optional'}, now "
-                                        f"{'required' if now else 'optional'}")
+                        problems.append(
+                            f"{where}: was {'required' if was else 'optional'}, now {'required' if now else 'optional'}"
+                        )
                     walk(prop, nm["properties"][name], where)
             elif _kind(om) == "array":
                 walk(om["items"], nm["items"], f"{path}[]")
@@ -77,8 +79,9 @@ def test_no_field_of_the_contract_is_removed_renamed_or_retyped():
 
 
 def test_the_checked_in_contract_is_current():
-    assert json.loads(SCHEMA.read_text()) == Report.model_json_schema(), \
+    assert json.loads(SCHEMA.read_text()) == Report.model_json_schema(), (
         "the report has new fields: refresh the contract with `python tests/test_contract.py`"
+    )
 
 
 def _drop(schema: dict, model: str, field: str) -> None:
@@ -91,19 +94,30 @@ def _rename(schema: dict, model: str, field: str) -> None:
     props[field + "_"] = props.pop(field)
 
 
-@pytest.mark.parametrize("change,expected", [
-    (lambda s: _drop(s, "Diagnosis", "signature"), "report.diagnoses[].signature: removed or renamed"),
-    (lambda s: _rename(s, "Evidence", "context_after"), "report.diagnoses[].evidence[].context_after: removed"),
-    (lambda s: s["$defs"]["Stats"]["properties"]["seconds"].update(type="string"),
-     "report.stats.seconds: number became string"),
-    (lambda s: s["$defs"]["FirstSeen"]["properties"].update(time={"type": "string"}),
-     "report.diagnoses[].first_seen.time: null|string became string"),
-    (lambda s: s["$defs"]["Diagnosis"]["required"].remove("host"),
-     "report.diagnoses[].host: was required, now optional"),
-    (lambda s: s["required"].append("unrecognised_hint"), "report.unrecognised_hint: was optional, now required"),
-    (lambda s: s["$defs"]["Collateral"]["properties"]["ranks"].update(items={"type": "string"}),
-     "report.diagnoses[].collateral[].ranks[]: integer became string"),
-])
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        (lambda s: _drop(s, "Diagnosis", "signature"), "report.diagnoses[].signature: removed or renamed"),
+        (lambda s: _rename(s, "Evidence", "context_after"), "report.diagnoses[].evidence[].context_after: removed"),
+        (
+            lambda s: s["$defs"]["Stats"]["properties"]["seconds"].update(type="string"),
+            "report.stats.seconds: number became string",
+        ),
+        (
+            lambda s: s["$defs"]["FirstSeen"]["properties"].update(time={"type": "string"}),
+            "report.diagnoses[].first_seen.time: null|string became string",
+        ),
+        (
+            lambda s: s["$defs"]["Diagnosis"]["required"].remove("host"),
+            "report.diagnoses[].host: was required, now optional",
+        ),
+        (lambda s: s["required"].append("unrecognised_hint"), "report.unrecognised_hint: was optional, now required"),
+        (
+            lambda s: s["$defs"]["Collateral"]["properties"]["ranks"].update(items={"type": "string"}),
+            "report.diagnoses[].collateral[].ranks[]: integer became string",
+        ),
+    ],
+)
 def test_the_check_catches_what_breaks_readers(change, expected):
     schema = Report.model_json_schema()
     changed = copy.deepcopy(schema)
@@ -125,13 +139,16 @@ def _roundtrip(stdout: bytes) -> None:
     assert json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n" == stdout.decode()
 
 
-@pytest.mark.parametrize("inputs", [
-    ["004_nccl_remote_peer_exited.log"],   # collateral, evidence with context
-    ["033_host_oom_killed.log"],
-    ["021_preemption_sigterm.log"],
-    ["024_healthy.log"],
-    ["blind_r1/runs/003_silent_fifo_hang/console.log", "blind_r1/runs/003_silent_fifo_hang/flight_recorder"],
-])
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        ["004_nccl_remote_peer_exited.log"],  # collateral, evidence with context
+        ["033_host_oom_killed.log"],
+        ["021_preemption_sigterm.log"],
+        ["024_healthy.log"],
+        ["blind_r1/runs/003_silent_fifo_hang/console.log", "blind_r1/runs/003_silent_fifo_hang/flight_recorder"],
+    ],
+)
 def test_the_cli_output_is_the_model(inputs):
     proc = run_denpex("diagnose", "--json", *[str(CORPUS / i) for i in inputs])
     assert proc.returncode == 0, proc.stderr
@@ -151,11 +168,16 @@ def test_a_job_report_is_the_model(tmp_path):
     (tmp_path / "jobs" / "42").mkdir(parents=True)
     shutil.copy(CORPUS / "033_host_oom_killed.log", tmp_path / "jobs" / "42" / "rank1.log")
     config = tmp_path / "denpex.toml"
-    config.write_text(f'[clusters.shared]\nkind = "paths"\nallow = ["*"]\n'
-                      f'templates = ["{tmp_path}/jobs/{{job_id}}/*.log"]\n')
+    config.write_text(
+        f'[clusters.shared]\nkind = "paths"\nallow = ["*"]\ntemplates = ["{tmp_path}/jobs/{{job_id}}/*.log"]\n'
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("DENPEX_") or k == "DENPEX_CACHE_DIR"}
-    proc = subprocess.run(denpex_cmd() + ["diagnose", "--job", "shared/42", "--json"], capture_output=True,
-                          timeout=120, env={**env, "DENPEX_CONFIG": str(config)})
+    proc = subprocess.run(
+        denpex_cmd() + ["diagnose", "--job", "shared/42", "--json"],
+        capture_output=True,
+        timeout=120,
+        env={**env, "DENPEX_CONFIG": str(config)},
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["job"]["job_id"] == "42"
     _roundtrip(proc.stdout)

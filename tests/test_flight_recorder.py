@@ -47,8 +47,16 @@ def test_a_pickle_that_would_run_code_is_refused(tmp_path, monkeypatch):
 
 
 def _dump(path, rank, sizes):
-    entries = [{"collective_seq_id": seq, "profiling_name": "nccl:all_reduce", "input_sizes": [[size]],
-                "state": "scheduled", "process_group": ("0", "default_pg")} for seq, size in enumerate(sizes, 1)]
+    entries = [
+        {
+            "collective_seq_id": seq,
+            "profiling_name": "nccl:all_reduce",
+            "input_sizes": [[size]],
+            "state": "scheduled",
+            "process_group": ("0", "default_pg"),
+        }
+        for seq, size in enumerate(sizes, 1)
+    ]
     path.write_bytes(pickle.dumps({"version": "2.4", "rank": rank, "entries": entries}))
 
 

@@ -66,7 +66,9 @@ def test_zip_of_rank_logs(rules_matcher, tmp_path):
     assert report.top.first_seen.source.endswith("logs.zip:job/rank5.log")
 
 
-@pytest.mark.parametrize("mode,suffix", [("w", ".tar"), ("w:gz", ".tar.gz"), ("w:bz2", ".tar.bz2"), ("w:xz", ".tar.xz")])
+@pytest.mark.parametrize(
+    "mode,suffix", [("w", ".tar"), ("w:gz", ".tar.gz"), ("w:bz2", ".tar.bz2"), ("w:xz", ".tar.xz")]
+)
 def test_tarballs(rules_matcher, tmp_path, mode, suffix):
     p = tmp_path / f"rank_logs{suffix}"
     with tarfile.open(p, mode) as tar:
@@ -89,9 +91,11 @@ def test_several_inputs_are_one_job(rules_matcher, tmp_path):
 
 
 def test_non_utf8_ansi_carriage_returns_and_crlf(rules_matcher):
-    body = (b"\xff\xfe garbage \xc3\x28\n"
-            b"progress 10%\rprogress 50%\r\x1b[31m[rank4]: BoomError: red\x1b[0m\r\n"
-            b"[rank1]: step 1 loss 0.5\r\n")
+    body = (
+        b"\xff\xfe garbage \xc3\x28\n"
+        b"progress 10%\rprogress 50%\r\x1b[31m[rank4]: BoomError: red\x1b[0m\r\n"
+        b"[rank1]: step 1 loss 0.5\r\n"
+    )
     d = run(rules_matcher, ("x.log", body)).top
     assert d.initiating_rank == 4
     assert d.first_seen.text == "[rank4]: BoomError: red"
@@ -151,13 +155,16 @@ def test_stdin(tmp_path):
     assert json.loads(proc.stdout)["diagnoses"][0]["initiating_rank"] == 2
 
 
-@pytest.mark.parametrize("make,expected", [
-    (lambda p: None, "no such file"),
-    (lambda p: p.write_bytes(b"\x1f\x8b\x08\x00broken gzip"), "cannot read"),
-    (lambda p: p.write_bytes(b"PK\x03\x04" + b"\x00" * 100), "broken zip"),
-    (lambda p: p.write_bytes(bytes(range(256)) * 100), "binary data"),
-    (lambda p: p.write_bytes(b""), "empty"),
-])
+@pytest.mark.parametrize(
+    "make,expected",
+    [
+        (lambda p: None, "no such file"),
+        (lambda p: p.write_bytes(b"\x1f\x8b\x08\x00broken gzip"), "cannot read"),
+        (lambda p: p.write_bytes(b"PK\x03\x04" + b"\x00" * 100), "broken zip"),
+        (lambda p: p.write_bytes(bytes(range(256)) * 100), "binary data"),
+        (lambda p: p.write_bytes(b""), "empty"),
+    ],
+)
 def test_bad_input_gives_one_line_and_exit_2(tmp_path, make, expected):
     p = tmp_path / "input.log"
     make(p)
@@ -206,23 +213,41 @@ def test_only_binary_inputs_raise(rules_matcher, tmp_path):
         _diag(rules_matcher, tmp_path, p)
 
 
-@pytest.mark.parametrize("line,rank,host,time", [
-    ("[rank3]: RuntimeError: x", 3, None, None),
-    ("[default5]:[rank5]: x", 5, None, None),
-    ("[default0]:[rank12]:[E817 17:40:34.227531918 ProcessGroupNCCL.cpp:1515] x", 12, None, "08-17T17:40:34"),
-    ("12: step 5", 12, None, None),
-    ("0: [rank0]: Unexpected key(s)", 0, None, None),
-    ("gpu-node-07:1234:5678 [3] NCCL WARN Call to connect", 3, "gpu-node-07", None),
-    ("gpu-node-03:51234:51301 [6] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion", 6, "gpu-node-03", None),
-    ("E1206 18:44:12.715298 1 ProcessGroupNCCL.cpp:1] x", None, None, "12-06T18:44:12"),
-    ("[rank1]:[E606 15:20:10.319952852 ProcessGroupNCCL.cpp:1595] [PG ID 4 PG GUID 10 Rank 1] x", 1, None, "06-06T15:20:10"),
-    ("2026-12-02 10:15:03,782 INFO [rank1] train: done", 1, None, "2026-12-02T10:15:03"),
-    ("[2026-12-02 10:19:47,753][INFO][rank 0][ckpt.py:160] ready", 0, None, "2026-12-02T10:19:47"),
-    ("[2026-11-30T12:01:03.412Z] RANK=6 boom", 6, None, "2026-11-30T12:01:03"),
-    ("slurmstepd-vm: error: *** JOB 16 ON vm CANCELLED AT 2026-12-02T10:13:38 ***", None, "vm", "2026-12-02T10:13:38"),
-    ("Dec  2 10:00:00 gpu-node-3 kernel: NVRM: Xid (PCI:0000:3b:00): 79", None, "gpu-node-3", "12-02T10:00:00"),
-    ("  rank      : 1 (local_rank: 1)", None, None, None),
-])
+@pytest.mark.parametrize(
+    "line,rank,host,time",
+    [
+        ("[rank3]: RuntimeError: x", 3, None, None),
+        ("[default5]:[rank5]: x", 5, None, None),
+        ("[default0]:[rank12]:[E817 17:40:34.227531918 ProcessGroupNCCL.cpp:1515] x", 12, None, "08-17T17:40:34"),
+        ("12: step 5", 12, None, None),
+        ("0: [rank0]: Unexpected key(s)", 0, None, None),
+        ("gpu-node-07:1234:5678 [3] NCCL WARN Call to connect", 3, "gpu-node-07", None),
+        (
+            "gpu-node-03:51234:51301 [6] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion",
+            6,
+            "gpu-node-03",
+            None,
+        ),
+        ("E1206 18:44:12.715298 1 ProcessGroupNCCL.cpp:1] x", None, None, "12-06T18:44:12"),
+        (
+            "[rank1]:[E606 15:20:10.319952852 ProcessGroupNCCL.cpp:1595] [PG ID 4 PG GUID 10 Rank 1] x",
+            1,
+            None,
+            "06-06T15:20:10",
+        ),
+        ("2026-12-02 10:15:03,782 INFO [rank1] train: done", 1, None, "2026-12-02T10:15:03"),
+        ("[2026-12-02 10:19:47,753][INFO][rank 0][ckpt.py:160] ready", 0, None, "2026-12-02T10:19:47"),
+        ("[2026-11-30T12:01:03.412Z] RANK=6 boom", 6, None, "2026-11-30T12:01:03"),
+        (
+            "slurmstepd-vm: error: *** JOB 16 ON vm CANCELLED AT 2026-12-02T10:13:38 ***",
+            None,
+            "vm",
+            "2026-12-02T10:13:38",
+        ),
+        ("Dec  2 10:00:00 gpu-node-3 kernel: NVRM: Xid (PCI:0000:3b:00): 79", None, "gpu-node-3", "12-02T10:00:00"),
+        ("  rank      : 1 (local_rank: 1)", None, None, None),
+    ],
+)
 def test_prefix_parsing(line, rank, host, time):
     from signatures._lines import iso
 
@@ -235,16 +260,25 @@ def test_prefix_parsing(line, rank, host, time):
         assert time in iso(pre.time)
 
 
-@pytest.mark.parametrize("name,rank", [
-    ("logs/rank3.log", 3), ("job_812345/rank_12.out", 12), ("run/attempt_0/7/stderr.log", 7),
-    ("worker-2.log", 2), ("train.log", None), ("slurm-812345.out", None),
-])
+@pytest.mark.parametrize(
+    "name,rank",
+    [
+        ("logs/rank3.log", 3),
+        ("job_812345/rank_12.out", 12),
+        ("run/attempt_0/7/stderr.log", 7),
+        ("worker-2.log", 2),
+        ("train.log", None),
+        ("slurm-812345.out", None),
+    ],
+)
 def test_rank_from_file_names(name, rank):
     assert rank_from_path(name) == rank
 
 
 def test_a_file_that_names_one_host_gives_its_events_that_host(rules_matcher):
-    report = run(rules_matcher,
-                 ("rank3.log", "gpu-node-07:4242:4242 [3] NCCL INFO Bootstrap : Using ib0\n[rank3]: BoomError: x\n"),
-                 ("rank0.log", "[rank0]: step 1 loss 0.5\n"))
+    report = run(
+        rules_matcher,
+        ("rank3.log", "gpu-node-07:4242:4242 [3] NCCL INFO Bootstrap : Using ib0\n[rank3]: BoomError: x\n"),
+        ("rank0.log", "[rank0]: step 1 loss 0.5\n"),
+    )
     assert report.top.host == "gpu-node-07"

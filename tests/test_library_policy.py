@@ -42,8 +42,7 @@ def test_case(matcher, sig, index, case):
         pytest.xfail(case.todo)
     assert result.ok, result.problem
     if case.kind == "match":
-        undeclared = [o for o in result.others
-                      if o not in sig.related and sig.id not in LIBRARY.get(o).related]
+        undeclared = [o for o in result.others if o not in sig.related and sig.id not in LIBRARY.get(o).related]
         assert not undeclared, f"also fires {undeclared}: tighten the patterns or declare `related`"
 
 
@@ -73,7 +72,9 @@ def test_no_literal_makes_healthy_lines_candidates(matcher):
     """The prefilter only pays off if literals are rare in normal output: at most 0.5% of healthy lines per literal."""
     from collections import Counter
 
-    corpus = "".join(HEALTHY.values()) + (CORPUS / "024_healthy.log").read_text() + (CORPUS / "026_healthy.log").read_text()
+    corpus = (
+        "".join(HEALTHY.values()) + (CORPUS / "024_healthy.log").read_text() + (CORPUS / "026_healthy.log").read_text()
+    )
     data = corpus.encode()
     lines = data.count(b"\n")
     lines_hit: dict[int, set[int]] = {}
@@ -83,6 +84,9 @@ def test_no_literal_makes_healthy_lines_candidates(matcher):
 
     matcher.db.scan(data, on_hit)
     hot = Counter({lid: len(starts) for lid, starts in lines_hit.items()})
-    offenders = [(n, sorted({c.sig.id if c.sig else "errorlike" for c in matcher.by_literal[lid]}))
-                 for lid, n in hot.most_common() if n > lines * 0.005]
+    offenders = [
+        (n, sorted({c.sig.id if c.sig else "errorlike" for c in matcher.by_literal[lid]}))
+        for lid, n in hot.most_common()
+        if n > lines * 0.005
+    ]
     assert not offenders, f"literals hitting more than 0.5% of {lines} healthy lines: {offenders}"

@@ -11,8 +11,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from accuracy import SETS, evaluate  # noqa: E402
 
-CLASS_FLOOR = 0.85   # issue 3's target for top-1 class on held-out real logs
-RANK_FLOOR = 0.80    # and for the initiating rank, where the log names one
+CLASS_FLOOR = 0.85  # issue 3's target for top-1 class on held-out real logs
+RANK_FLOOR = 0.80  # and for the initiating rank, where the log names one
 
 
 def test_real_world_accuracy(matcher):

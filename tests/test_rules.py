@@ -4,13 +4,19 @@ from helpers import run
 
 
 def test_absence_fires_when_the_log_stops_inside_a_save(rules_matcher):
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         Saving checkpoint at step 1
         Checkpoint saved
         step 1 loss 0.9
         step 2 loss 0.8
         Saving checkpoint at step 2
-    """))
+    """,
+        ),
+    )
     d = report.top
     assert d.signature == "test.save_hang"
     assert d.values["step"] == "2"
@@ -19,11 +25,17 @@ def test_absence_fires_when_the_log_stops_inside_a_save(rules_matcher):
 
 
 def test_absence_fires_when_trouble_follows_the_start(rules_matcher):
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         step 2 loss 0.8
         Saving checkpoint at step 2
         [rank1]: collective timed out after 1800000 ms
-    """))
+    """,
+        ),
+    )
     d = report.top
     assert d.signature == "test.save_hang"
     assert d.collateral[0].signature == "test.timeout"
@@ -31,45 +43,75 @@ def test_absence_fires_when_trouble_follows_the_start(rules_matcher):
 
 def test_absence_needs_evidence_beyond_the_log_ending(rules_matcher):
     """A log that merely ends on a start line (a pasted excerpt, a job still running) is not a hang."""
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         step 1 loss 0.9
         step 2 loss 0.8
         Saving checkpoint at step 2
-    """))
+    """,
+        ),
+    )
     assert report.diagnoses == []
 
 
 def test_absence_cleared_by_completion(rules_matcher):
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         Saving checkpoint at step 2
         Checkpoint saved
-    """))
+    """,
+        ),
+    )
     assert report.diagnoses == []
 
 
 def test_absence_cleared_by_progress(rules_matcher):
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         Saving checkpoint at step 2
         step 3 loss 0.7
-    """))
+    """,
+        ),
+    )
     assert report.diagnoses == []
 
 
 def test_absence_only_the_last_save_counts(rules_matcher):
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         Saving checkpoint at step 2
         Checkpoint saved
         step 3 loss 0.7
         Saving checkpoint at step 4
-    """))
+    """,
+        ),
+    )
     assert report.top.values["step"] == "4"  # the completed save at step 2 makes the missing one meaningful
 
 
 def test_absence_dropped_when_an_explicit_failure_follows(rules_matcher):
-    report = run(rules_matcher, ("train.log", """
+    report = run(
+        rules_matcher,
+        (
+            "train.log",
+            """
         Saving checkpoint at step 2
         disk is full
-    """))
+    """,
+        ),
+    )
     assert report.top.signature == "test.specific"
 
 
@@ -100,12 +142,18 @@ def test_condition_all_needs_every_pattern(rules_matcher):
 
 
 def test_lines_before_lets_a_pattern_span_lines(rules_matcher):
-    report = run(rules_matcher, ("a.log", """
+    report = run(
+        rules_matcher,
+        (
+            "a.log",
+            """
         [1]:
           rank  : 4
           exit  : -9
         lost peer
-    """))
+    """,
+        ),
+    )
     d = report.top
     # the peer-lost signature blames the rank the launcher saw killed
     assert d.signature == "test.peer_lost"
@@ -113,7 +161,11 @@ def test_lines_before_lets_a_pattern_span_lines(rules_matcher):
 
 
 def test_traceback_context_collects_frames_of_the_same_rank(rules_matcher):
-    report = run(rules_matcher, ("a.log", """
+    report = run(
+        rules_matcher,
+        (
+            "a.log",
+            """
         [rank1]: Traceback (most recent call last):
         [rank0]: step 5 loss 0.3
         [rank1]:   File "train.py", line 10, in <module>
@@ -121,7 +173,9 @@ def test_traceback_context_collects_frames_of_the_same_rank(rules_matcher):
         [rank1]:   File "train.py", line 7, in main
         [rank1]:     explode()
         [rank1]: BoomError: bang
-    """))
+    """,
+        ),
+    )
     ev = report.top.evidence[0]
     assert ev.rank == 1
     assert ev.context[0] == '[rank1]:   File "train.py", line 10, in <module>'

@@ -21,16 +21,22 @@ def flood(n_lines: int, ranks: int = 8, seed: int = 3) -> bytes:
         if kind == 0:
             out.append(f"[rank{r}]: RuntimeError: CUDA error: an illegal memory access was encountered (step {step})")
         elif kind == 1:
-            out.append(f"[rank{r}]:[E1130 13:10:{step % 60:02d}.{rng.randrange(10**6):06d} ProcessGroupNCCL.cpp:616] "
-                       f"[Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={step}, "
-                       f"OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
-                       f"{600000 + step % 97} milliseconds before timing out.")
+            out.append(
+                f"[rank{r}]:[E1130 13:10:{step % 60:02d}.{rng.randrange(10**6):06d} ProcessGroupNCCL.cpp:616] "
+                f"[Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={step}, "
+                f"OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
+                f"{600000 + step % 97} milliseconds before timing out."
+            )
         elif kind == 2:
-            out.append(f"[rank{r}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(1, 9):.2f} "
-                       f"GiB. GPU {r} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free.")
+            out.append(
+                f"[rank{r}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {rng.uniform(1, 9):.2f} "
+                f"GiB. GPU {r} has a total capacity of 79.10 GiB of which {rng.uniform(0, 2):.2f} GiB is free."
+            )
         elif kind == 3:
-            out.append(f"2026-11-30 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} ERROR [rank{r}] "
-                       f"fatal: Segmentation fault (core dumped) Aborted Killed exitcode: 1 NCCL error")
+            out.append(
+                f"2026-11-30 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} ERROR [rank{r}] "
+                f"fatal: Segmentation fault (core dumped) Aborted Killed exitcode: 1 NCCL error"
+            )
         elif kind == 4:
             out.append(f"gpu-node-{r // 4:02d}:{4000 + r}:{4100 + r} [{r % 4}] NCCL WARN Cuda failure 'out of memory'")
         else:
@@ -51,8 +57,9 @@ def same(a, b) -> None:
     """Two scan results say the same (the order of discovery aside)."""
     assert [astuple(e)[:-1] for e in a.events] == [astuple(e)[:-1] for e in b.events]
     assert a.counts == b.counts
-    assert {r: [astuple(e) for e in v] for r, v in a.errorlike.items()} == \
-           {r: [astuple(e) for e in v] for r, v in b.errorlike.items()}
+    assert {r: [astuple(e) for e in v] for r, v in a.errorlike.items()} == {
+        r: [astuple(e) for e in v] for r, v in b.errorlike.items()
+    }
     assert (a.ranks, a.hosts, a.lines, a.completed) == (b.ranks, b.hosts, b.lines, b.completed)
 
 
@@ -90,10 +97,13 @@ def test_bulk_counting_gives_what_line_by_line_gives(matcher, monkeypatch, ranks
 
 
 def test_bulk_counting_of_a_flood_between_ordinary_lines(matcher, monkeypatch):
-    normal = "".join(f"[rank{i % 8}]: 2026-11-30 12:00:{i % 60:02d},000 INFO step {i} loss 2.{i % 97:02d}\n"
-                     for i in range(20_000)).encode()
+    normal = "".join(
+        f"[rank{i % 8}]: 2026-11-30 12:00:{i % 60:02d},000 INFO step {i} loss 2.{i % 97:02d}\n" for i in range(20_000)
+    ).encode()
     ansi = b"\x1b[31m[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\x1b[0m\n"
-    data = normal + flood(20_000) + ansi + flood(5_000, seed=9).replace(b"Segmentation", b"Segm\xc3\xa9ntation") + normal
+    data = (
+        normal + flood(20_000) + ansi + flood(5_000, seed=9).replace(b"Segmentation", b"Segm\xc3\xa9ntation") + normal
+    )
     bulk = scan(matcher, data)
     monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
     same(bulk, scan(matcher, data))
@@ -102,10 +112,16 @@ def test_bulk_counting_of_a_flood_between_ordinary_lines(matcher, monkeypatch):
 def test_bulk_counting_around_lines_it_cannot_plan(matcher, monkeypatch):
     """Escape codes, \r, non-ASCII text, very long lines, count rules and literals with digits, here and there."""
     rng = random.Random(7)
-    odd = [lambda line: b"\x1b[31m" + line + b"\x1b[0m", lambda line: b"progress 10%\r" + line,
-           lambda line: line + " café".encode(), lambda line: line + b" " + b"x" * 1500,
-           lambda line: b"[rank3]: [deepspeed] OVERFLOW! Rank 3 Skipping step. Attempted loss scale: 65536, reducing to 32",
-           lambda line: b"[rank1]: exit code 137 Killed"]
+    odd = [
+        lambda line: b"\x1b[31m" + line + b"\x1b[0m",
+        lambda line: b"progress 10%\r" + line,
+        lambda line: line + " café".encode(),
+        lambda line: line + b" " + b"x" * 1500,
+        lambda line: (
+            b"[rank3]: [deepspeed] OVERFLOW! Rank 3 Skipping step. Attempted loss scale: 65536, reducing to 32"
+        ),
+        lambda line: b"[rank1]: exit code 137 Killed",
+    ]
     lines = [rng.choice(odd)(line) if rng.random() < 0.03 else line for line in flood(30_000).split(b"\n")]
     data = b"\n".join(lines)
     bulk = scan(matcher, data)
@@ -145,6 +161,7 @@ def test_kept_lists_stay_capped(matcher):
 
 def test_an_error_dense_log_scans_in_linear_time(matcher):
     """8 MB of error lines take less than 4x the CPU time of 2 MB (a quadratic scan takes 16x)."""
+
     def cpu(data: bytes) -> float:
         best = float("inf")
         for _ in range(3):

@@ -5,11 +5,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROBE = ("import runpy, sys; sys.argv = ['signatures'] + sys.argv[1:]\n"
-         "try:\n    runpy.run_module('signatures', run_name='__main__')\n"
-         "except SystemExit as exc:\n"
-         "    print('bot imported' if any(m == 'bot' or m.startswith('bot.') for m in sys.modules) else 'pure')\n"
-         "    raise\n")
+PROBE = (
+    "import runpy, sys; sys.argv = ['signatures'] + sys.argv[1:]\n"
+    "try:\n    runpy.run_module('signatures', run_name='__main__')\n"
+    "except SystemExit as exc:\n"
+    "    print('bot imported' if any(m == 'bot' or m.startswith('bot.') for m in sys.modules) else 'pure')\n"
+    "    raise\n"
+)
 
 
 def signatures_main(*args: str) -> subprocess.CompletedProcess:
@@ -26,7 +28,9 @@ def test_test_lint_and_coverage_pass_without_the_bot():
 
 def test_a_failing_case_and_an_unknown_id_are_told_apart(tmp_path):
     sig = (ROOT / "signatures" / "library" / "numerics" / "train.loss_nonfinite_abort.toml").read_text()
-    (tmp_path / "train.loss_nonfinite_abort.toml").write_text(sig.replace('values = { loss = "inf" }', 'values = { loss = "nan" }'))
+    (tmp_path / "train.loss_nonfinite_abort.toml").write_text(
+        sig.replace('values = { loss = "inf" }', 'values = { loss = "nan" }')
+    )
     failing = signatures_main("--dir", str(tmp_path), "test")
     assert failing.returncode == 1 and "FAIL  train.loss_nonfinite_abort" in failing.stdout
     unknown = signatures_main("test", "no.such_signature")

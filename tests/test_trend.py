@@ -18,16 +18,19 @@ def points(values):
     return [_trend.Observation(i + 1, v, f"step {i * 10} loss {v}", None, None) for i, v in enumerate(values)]
 
 
-@pytest.mark.parametrize("values,fires", [
-    ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 6.8], True),         # diverged, still up
-    ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 1.3, 1.2], False),   # spike, recovered
-    ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 1.1, 6.5, 1.0, 6.6], False),   # alternating: never sustained
-    ([2.0, 2.5, 3.0, 6.0, 7.0, 8.0, 9.0], True),                   # exploded from the start (excerpt begins at the low)
-    ([2.0, 1.9, 1.8, 1.8, 1.7, 1.7, 1.6], False),                  # a healthy run
-    ([1.2, 0.3, 0.01, 0.05, 0.06, 0.055, 0.062], False),           # big ratio, tiny absolute climb
-    ([4.0, 3.0, 1.0, 5.0, 5.0], False),                            # too few points
-    ([4.0, -1.0, -2.0, 5.0, 5.0, 5.0, 5.0], False),                # negative values: not a loss we follow
-])
+@pytest.mark.parametrize(
+    "values,fires",
+    [
+        ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 6.8], True),  # diverged, still up
+        ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 1.3, 1.2], False),  # spike, recovered
+        ([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 1.1, 6.5, 1.0, 6.6], False),  # alternating: never sustained
+        ([2.0, 2.5, 3.0, 6.0, 7.0, 8.0, 9.0], True),  # exploded from the start (excerpt begins at the low)
+        ([2.0, 1.9, 1.8, 1.8, 1.7, 1.7, 1.6], False),  # a healthy run
+        ([1.2, 0.3, 0.01, 0.05, 0.06, 0.055, 0.062], False),  # big ratio, tiny absolute climb
+        ([4.0, 3.0, 1.0, 5.0, 5.0], False),  # too few points
+        ([4.0, -1.0, -2.0, 5.0, 5.0, 5.0, 5.0], False),  # negative values: not a loss we follow
+    ],
+)
 def test_divergence_rule(values, fires):
     assert (_trend.diverged(points(values), RULE) is not None) is fires
 
@@ -90,8 +93,10 @@ def test_a_divergence_deep_in_a_large_log_is_found_by_sampling(matcher, tmp_path
     with open(path, "w") as fh:
         for step in range(400_000):
             loss = 3.0 / (1 + step / 20_000) if step < 360_000 else 7.5
-            fh.write(f"[rank0]: 2026-11-30 12:00:00,000 INFO train: step {step} | loss {loss:.4f} | lr 3e-4 | "
-                     f"grad_norm 0.91 | tokens/s 101000\n")
+            fh.write(
+                f"[rank0]: 2026-11-30 12:00:00,000 INFO train: step {step} | loss {loss:.4f} | lr 3e-4 | "
+                f"grad_norm 0.91 | tokens/s 101000\n"
+            )
     assert path.stat().st_size > 40 << 20
     report = signatures.diagnose([str(path)], matcher=matcher)
     top = report.diagnoses[0]
