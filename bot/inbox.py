@@ -74,6 +74,24 @@ class Inbox:
                 return  # answered before it was ever recorded: nothing to record now
         self._quietly("finish", key, lambda: self.store.finish(key, state))
 
+    def finish_unless_handed(self, key: str | None, route: Callable[[], bool]) -> None:
+        """Run `route`; a request it did not hand on (to the responder, which finishes it) is finished here."""
+        handed = False
+        try:
+            handed = route()
+        finally:
+            if not handed:
+                self.done(key)
+
+    def first_time(self, claim: str, key: str | None) -> bool:
+        """Claim `claim` (an upload) for request `key`: True the first time, or again for the same request.
+        When the database cannot say, answer anyway (an answer twice beats none)."""
+        try:
+            return self.store.first_time(claim, owner=key)
+        except StoreError as exc:
+            log.error("cannot record %s: %s; answering anyway", claim, exc)
+            return True
+
     def handed_over(self, keys: list[str]) -> None:
         """At shutdown: these are not finished here; let the next process take them at once."""
         keys = [k for k in keys if k]

@@ -1,50 +1,36 @@
 """Turning a request (pasted log, shared file, button press) into an answer in its thread.
 
-Listeners stay thin: they ack, then call one of these. Everything that fetches
-or scans happens here, after the ack.
+Listeners stay thin: they ack, then call one of these. This is the Slack side of a diagnosis: the
+progress message, the queue, the answer and the buttons; the diagnosis service (bot/diagnose.py)
+fetches, downloads and scans, after the ack.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
-import httpx
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 import signatures
-from bot.metrics import Metrics
-from bot.redact import redact, redact_report
 from bot import render
+from bot.diagnose import Diagnoser, NotAllowed
+from bot.fetch import FetchError, JobRef
+from bot.metrics import Metrics
+from bot.redact import redact
 from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
                         fix_modal, notice_message, progress_message, queued_message)
 from bot.settings import Settings
-from bot.slack_files import DownloadError, download, human_size
+from bot.slack_files import DownloadError, human_size
 from bot.inbox import Inbox
 from bot.store import Store, StoreError
 from bot.work import ShuttingDown, Task, WorkQueue
 
 log = logging.getLogger("denpex.bot")
-
-LOG_EXTENSIONS = {".log", ".txt", ".out", ".err", ".gz", ".tgz", ".zip", ".tar", ".bz2", ".xz", ".jsonl",
-                  ".stderr", ".stdout"}
-LOG_FILETYPES = {"text", "gzip", "zip", "tar", "tgz", "bz2", "xz", "binary", "log", "csv"}
-
-
-def looks_like_log_file(info: dict) -> bool:
-    """Screenshots and PDFs shared in an incident channel are not logs: only text and archives are."""
-    name = info.get("name") or ""
-    suffixes = {s.lower() for s in PurePosixPath(name).suffixes}
-    mimetype = info.get("mimetype") or ""
-    if mimetype.startswith(("image/", "video/", "audio/")) or info.get("filetype") in ("pdf", "png", "jpg", "gif"):
-        return False
-    return bool(suffixes & LOG_EXTENSIONS) or info.get("filetype") in LOG_FILETYPES or mimetype.startswith("text/")
-
 
 @dataclass
 class Target:
@@ -56,13 +42,11 @@ class Target:
 
 
 class Responder:
-    def __init__(self, settings: Settings, store: Store, http: httpx.Client, matcher: signatures.Matcher,
-                 metrics: Metrics, inbox: Inbox):
+    def __init__(self, settings: Settings, store: Store, service: Diagnoser, metrics: Metrics, inbox: Inbox):
         self.settings = settings
         self.inbox = inbox
         self.store = store
-        self.http = http
-        self.matcher = matcher
+        self.service = service
         self.metrics = metrics
         # downloads and job fetches can be slow: a paste (a few KB, scanned in milliseconds) never waits behind them
         self.heavy = WorkQueue(settings.config.bot.max_concurrent_diagnoses, metrics, "diagnose")
@@ -90,53 +74,13 @@ class Responder:
     def diagnose_text(self, client: WebClient, target: Target, text: str, notes: list[str]) -> None:
         body = text.encode("utf-8", "replace")
         fingerprint = "text:" + hashlib.sha256(body).hexdigest()
+        self._run(client, target, "pasted log", len(body), lambda progress: self.service.scan_paste(body, progress),
+                  fingerprint, notes, queue=self.quick)
 
-        def scan(progress):
-            return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher,
-                                               progress)
-
-        self._run(client, target, "pasted log", len(body), scan, fingerprint, notes, queue=self.quick)
-
-    def diagnose_job(self, client: WebClient, target: Target, ref) -> None:
+    def diagnose_job(self, client: WebClient, target: Target, ref: JobRef) -> None:
         """Fetch a job's logs from its cluster, then diagnose them like an upload."""
-        from bot.fetch import FetchError, fetch_job
-
-        from bot.jobs import job_report
-
-        fetched = {}
-
-        def scan(progress):
-            progress.phase("Fetching logs of")
-            try:
-                fetched["result"] = fetch_job(ref, self.settings.config)
-            except FetchError as exc:
-                self.metrics.fetches.labels(ref.kind, exc.kind).inc()
-                raise
-            self.metrics.fetches.labels(ref.kind, "ok").inc()
-            progress.phase("Diagnosing")
-            return job_report(ref, fetched["result"], self.matcher, progress, self.settings.config.inputs.budget())
-
-        def cleanup():
-            if "result" in fetched:
-                fetched["result"].cleanup()
-
-        self._run(client, target, f"job {ref.raw}", None, scan, f"job:{ref.cluster}/{ref.job_id}", [],
-                  expected=(FetchError,), job=f"{ref.cluster}/{ref.job_id}", cleanup=cleanup)
-
-    def allowed(self, client: WebClient, user: str, cluster_name: str) -> bool:
-        """May this Slack user fetch this cluster's jobs? "*", the user's id, or one of the user's groups."""
-        allow = self.settings.config.clusters[cluster_name].allow
-        if "*" in allow or user in allow:
-            return True
-        for entry in allow:
-            if entry.startswith("S"):
-                try:
-                    if user in client.usergroups_users_list(usergroup=entry)["users"]:
-                        return True
-                except SlackApiError as exc:
-                    log.warning("cannot read user group %s for cluster %s: %s", entry, cluster_name,
-                                exc.response.get("error"))
-        return False
+        self._run(client, target, f"job {ref.raw}", None, lambda progress: self.service.scan_job(ref, progress),
+                  f"job:{ref.cluster}/{ref.job_id}", [], expected=(FetchError,), job=f"{ref.cluster}/{ref.job_id}")
 
     def diagnose_file(self, client: WebClient, target: Target, file_id: str) -> None:
         try:
@@ -157,41 +101,18 @@ class Responder:
         if not url:
             self._notice(client, target, render.no_download_address(name))
             return
-        downloaded = {}
+        fingerprints: list[str] = []  # the content's, known once it is downloaded
 
         def scan(progress):
-            progress.phase("Downloading")
-            try:
-                got = download(self.http, url, self.settings.bot_token, self.settings.token_origins, limit,
-                               on_bytes=progress.at)
-            except DownloadError:
-                self.metrics.downloads.labels("refused").inc()
-                raise
-            except Exception:
-                self.metrics.downloads.labels("failed").inc()
-                raise
-            self.metrics.downloads.labels("ok").inc()
-            progress.phase("Diagnosing")
-            downloaded["file"] = got
-            digest = hashlib.sha256()
-            with open(got.path, "rb") as fh:
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    digest.update(chunk)
-            downloaded["fingerprint"] = "file:" + digest.hexdigest()
-            if got.size == 0:
-                raise signatures.InputError(render.empty_download(name))
-            return signatures.diagnose_sources(signatures.open_path(got.path, name, self.settings.config.inputs.budget()),
-                                               self.matcher, progress)
+            downloaded = self.service.scan_download(url, name, progress)
+            fingerprints.append(downloaded.fingerprint)
+            return downloaded.report
 
-        def cleanup():
-            if "file" in downloaded:
-                downloaded["file"].remove()
-
-        self._run(client, target, name, size, scan, lambda: downloaded.get("fingerprint", ""), [], cleanup=cleanup)
+        self._run(client, target, name, size, scan, lambda: fingerprints[0] if fingerprints else "", [])
 
     def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
-             notes: list[str], expected: tuple = (), job: str | None = None, queue: WorkQueue | None = None,
-             cleanup=None) -> None:
+             notes: list[str], expected: tuple = (), job: str | None = None,
+             queue: WorkQueue | None = None) -> None:
         """Post the progress message now (queued or started), and leave the work to a worker."""
         queue = queue or self.heavy
         source = redact(source)
@@ -215,21 +136,15 @@ class Responder:
                                    job)
                 finally:  # answered (or told why not): a process that dies before this leaves it to the next
                     self.inbox.done(target.request)
-                    if cleanup:
-                        cleanup()
 
             try:
                 queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
             except ShuttingDown:  # arrived during shutdown: the next process answers it, in this message
                 self.inbox.handed_over([target.request] if target.request else [])
                 _say_restarting(client, channel, ts)
-                if cleanup:
-                    cleanup()
             submitted = True
         finally:
             if not submitted:
-                if cleanup:
-                    cleanup()
                 self.inbox.done(target.request)
 
     def _first_message(self, client: WebClient, target: Target, first: tuple[str, list[dict]]) -> tuple:
@@ -260,22 +175,15 @@ class Responder:
         try:
             report = scan(progress)
         except (signatures.InputError, DownloadError, *expected) as exc:
-            self.metrics.diagnoses.labels("", "refused").inc()
-            log.info("diagnosis of %s refused: %s", source, redact(str(exc)))
+            self.service.refused(source, exc)
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.warning(exc))))
             return
         except Exception:
-            self.metrics.diagnoses.labels("", "failed").inc()
-            log.exception("diagnosis of %s failed", source)
+            self.service.failed(source)
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.DIAGNOSIS_FAILED)))
             return
         seconds = time.perf_counter() - started
-        self.metrics.scan_seconds.observe(seconds)
-        self.metrics.scan_bytes.inc(report.stats.bytes)
-        # masked before anything clips, stores or posts it
-        report = redact_report(report).model_copy(update={"notes": notes})
-        top, outcome = report.top, report.outcome
-        self.metrics.diagnoses.labels(top.class_ if top else "", outcome).inc()
+        report = self.service.finished(report, notes, seconds)
         fp = fingerprint() if callable(fingerprint) else fingerprint
         existing = self.store.find_incident(fp)
         if existing and (existing.channel, existing.message_ts) == (channel, ts):
@@ -285,14 +193,11 @@ class Responder:
             self._link_to(client, target, existing, (channel, ts))
             return  # the same content was diagnosed before: the progress message now links there
         try:
-            incident_id = self.store.open_incident(channel, ts, target.thread_ts, source, fp, report, target.user,
-                                                   job)
+            incident_id = self.service.open_incident(report, (channel, ts), target.thread_ts, source, fp, target.user,
+                                                     job, seconds)
         except StoreError as exc:
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.not_recorded(exc, report))))
             return
-        log.info("diagnosed %s: %s", source, top.signature if top else outcome,
-                 extra={"incident_id": incident_id, "outcome": outcome, "signature": top.signature if top else None,
-                        "seconds": round(seconds, 3), "bytes": report.stats.bytes})
         state = MessageState(incident_id, source, notes=notes)
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
 
@@ -326,6 +231,15 @@ class Responder:
         client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(notice_message(text)))
 
     # -- buttons ----------------------------------------------------------------
+
+    def press(self, client: WebClient, body: dict) -> None:
+        """A button or checkbox: act on it; a Slack refusal is told to the person who pressed it."""
+        try:
+            self.on_action(client, body)
+        except SlackApiError as exc:  # never leave Bolt an exception
+            log.warning("button %s failed: %s", body["actions"][0].get("action_id"), exc.response.get("error"))
+            client.chat_postEphemeral(channel=body["channel"]["id"], user=body["user"]["id"],
+                                      text=render.button_failed(exc.response.get("error")))
 
     def on_action(self, client: WebClient, body: dict) -> None:
         action = body["actions"][0]
@@ -361,8 +275,6 @@ class Responder:
 
     def fix_submitted(self, client: WebClient, followups, body: dict, view: dict) -> dict | None:
         """The Fix applied modal was submitted: validate, record, schedule. Returns modal errors, or None."""
-        from bot.fetch import FetchError, parse_job_ref
-
         incident = self.store.incident(_as_int(view.get("private_metadata")) or 0)
         if incident is None:
             return {"rerun": render.INCIDENT_GONE}
@@ -375,11 +287,11 @@ class Responder:
         if not job:
             return {"rerun": render.rerun_missing(bool(incident.job))}
         try:
-            ref = parse_job_ref(job, self.settings.config)
+            ref = self.service.job_for(job, user, group_members(client))
         except FetchError as exc:
             return {"rerun": str(exc)[:150]}
-        if not self.allowed(client, user, ref.cluster):
-            return {"rerun": render.not_allowed_field(ref.cluster)}
+        except NotAllowed as exc:
+            return {"rerun": render.not_allowed_field(exc.ref.cluster)}
         job = f"{ref.cluster}/{ref.job_id}"
         self.store.record_action(incident.id, user, "fix_applied", job)
         _, first, interval, window = followups.schedule(incident.id, job, user, note)
@@ -410,6 +322,17 @@ class Responder:
                 bucket.append((a["user_id"], a["at"]))
         client.chat_update(channel=incident.channel, ts=incident.message_ts,
                            **_kw(diagnosis_message(incident.report, state)))
+
+
+def group_members(client: WebClient) -> Callable[[str], list[str]]:
+    """A user group's members, for a cluster's `allow` list; a group Slack will not list has none."""
+    def members(group: str) -> list[str]:
+        try:
+            return client.usergroups_users_list(usergroup=group)["users"]
+        except SlackApiError as exc:
+            log.warning("cannot read user group %s: %s", group, exc.response.get("error"))
+            return []
+    return members
 
 
 def _as_int(value) -> int | None:
@@ -456,6 +379,3 @@ class _Progress:
             except SlackApiError as exc:  # a lost progress update must not stop the diagnosis
                 log.warning("progress update failed: %s", exc.response.get("error"))
 
-
-JOB_REF = re.compile(r"^(?:[A-Za-z][\w-]*/)?(?:[0-9]+(?:_[0-9]+)?|raysubmit_\w+|[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)$",
-                     re.ASCII)

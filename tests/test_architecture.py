@@ -61,3 +61,20 @@ def test_only_the_named_modules_touch_slack():
     assert allowed
     touching = {str(p.relative_to(ROOT)) for p in modules("bot") if imports(p) & set(SLACK)}
     assert touching <= allowed, f"also import Slack: {sorted(touching - allowed)}"
+
+
+def test_listeners_and_the_diagnosis_service_know_nothing_of_slack():
+    paths = [*modules("bot/listeners"), ROOT / "bot" / "diagnose.py"]
+    assert len(paths) >= 4
+    for path in paths:
+        assert not imports(path) & set(SLACK), f"{path.relative_to(ROOT)} imports Slack"
+
+
+def test_only_the_store_touches_the_database():
+    for path in modules("bot"):
+        if path.relative_to(ROOT).as_posix() == "bot/store.py":
+            continue
+        assert not imports(path) & {"sqlite3", "sqlite_utils"}, path.relative_to(ROOT)
+        assert not re.search(r"\bstore\.(db|reader)\b", path.read_text()), (
+            f"{path.relative_to(ROOT)}: use a Store method"
+        )

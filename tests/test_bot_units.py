@@ -11,7 +11,7 @@ import signatures
 from bot.blockkit import problems
 from bot.redact import redact
 from bot.render import MessageState, diagnosis_message, evidence_file, notice_message, progress_message
-from bot.responder import JOB_REF, looks_like_log_file
+from bot.diagnose import JOB_REF, looks_like_log_file
 from bot.server import repair_form_body
 from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, Store

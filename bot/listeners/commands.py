@@ -1,0 +1,56 @@
+"""`/denpex`: help, this channel's status, and diagnose (a pasted log or a job id)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bot import render
+from bot.diagnose import Diagnoser, JobAsked, NotAllowed, Refused, read_diagnose_command
+from bot.fetch import FetchError
+from bot.inbox import Inbox
+from bot.responder import Responder, Target, group_members
+from bot.store import Store
+
+
+def register(app, store: Store, inbox: Inbox, responder: Responder, service: Diagnoser) -> Callable[..., bool]:
+    """Listen for `/denpex`; returns how a diagnose command is answered (a resumed request is answered so too)."""
+
+    def diagnose(body: dict, ack, client, key: str | None) -> bool:
+        """`/denpex diagnose …`; True when the work was handed to the responder (which finishes `key`)."""
+        user = body.get("user_id", "")
+        target = Target(body["channel_id"], None, user, key)
+        try:
+            asked = read_diagnose_command(body.get("text") or "")
+            ref = service.job_for(asked.reference, user, group_members(client)) \
+                if isinstance(asked, JobAsked) else None
+        except Refused as exc:
+            ack(text=str(exc))
+            return False
+        except FetchError as exc:
+            ack(text=render.warning(exc))
+            return False
+        except NotAllowed as exc:
+            ack(text=render.not_allowed(exc.ref.cluster))
+            return False
+        ack()
+        if ref is not None:
+            responder.diagnose_job(client, target, ref)
+        else:
+            responder.diagnose_text(client, target, asked.text, asked.notes)
+        return True
+
+    @app.command("/denpex")
+    def on_command(ack, body, client):
+        verb = (body.get("text") or "").strip().partition(" ")[0].lower()
+        if verb == "status":
+            ack(text=render.status_message(store.open_incidents(body["channel_id"])))
+            return
+        if verb != "diagnose":
+            ack(text=render.help_message(verb))
+            return
+        key = f"command:{body.get('trigger_id') or body.get('channel_id', '') + ':' + str(time.time())}"
+        inbox.accept(key, "command", body)  # recorded before the ack; a slash command is never retried
+        inbox.finish_unless_handed(key, lambda: diagnose(body, ack, client, key))
+
+    return diagnose
