@@ -31,7 +31,7 @@ SETS = {
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
     "runs_r4": ROOT / "tests" / "corpus" / "blind_r4",  # and more, made after the runs_r3 fixes
-    "runs_r5": ROOT / "tests" / "corpus" / "blind_r5",        # and more, made after the runs_r4 fixes
+    "runs_r5": ROOT / "tests" / "corpus" / "blind_r5",  # and more, made after the runs_r4 fixes
 }
 
 
