@@ -5,6 +5,7 @@ import shutil
 import tomllib
 
 import pytest
+from pydantic import BaseModel
 
 from bot.config import Config, ConfigError, load_config
 from conftest import RULES_LIBRARY, ROOT, denpex_cmd
@@ -18,7 +19,13 @@ def test_example_config_is_valid_and_documents_every_key():
     config = load_config(EXAMPLE)
     text = EXAMPLE.read_text()
     data = tomllib.loads(text)
-    for section in ("signatures", "bot"):
+    sections = [
+        name
+        for name, field in Config.model_fields.items()  # every section the code reads
+        if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)
+    ]
+    assert {"signatures", "bot", "followups", "inputs", "watch"} <= set(sections)
+    for section in sections:
         assert f"[{section}]" in text, section
         for key in Config.model_fields[section].annotation.model_fields:
             assert key in data[section], f"{section}.{key} missing from the example config"
@@ -30,14 +37,17 @@ def test_example_config_is_valid_and_documents_every_key():
             assert key in data["clusters"][examples[kind]], f"clusters.{examples[kind]}.{key} is not documented"
 
 
-@pytest.mark.parametrize("body,expected", [
-    ("[signatures]\nextra_dirs = ['nope']\n", "signatures.extra_dirs: Value error, "),
-    ("[signatures]\nunknown = 1\n", "signatures.unknown: Extra inputs are not permitted"),
-    ("[sigantures]\n", "sigantures: Extra inputs are not permitted"),
-    ("[clusters.x]\nkind = 'lsf'\n", "clusters.x: Input tag 'lsf' found using 'kind' does not match"),
-    ("[clusters.x]\nkind = 'paths'\n", "clusters.x.paths.templates: Field required"),
-    ("[signatures\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "body,expected",
+    [
+        ("[signatures]\nextra_dirs = ['nope']\n", "signatures.extra_dirs: Value error, "),
+        ("[signatures]\nunknown = 1\n", "signatures.unknown: Extra inputs are not permitted"),
+        ("[sigantures]\n", "sigantures: Extra inputs are not permitted"),
+        ("[clusters.x]\nkind = 'lsf'\n", "clusters.x: Input tag 'lsf' found using 'kind' does not match"),
+        ("[clusters.x]\nkind = 'paths'\n", "clusters.x.paths.templates: Field required"),
+        ("[signatures\n", "not valid TOML"),
+    ],
+)
 def test_invalid_config_names_file_key_and_reason(tmp_path, body, expected):
     path = tmp_path / "denpex.toml"
     path.write_text(body)
@@ -66,6 +76,10 @@ def test_site_signatures_are_added_to_the_bundled_library(tmp_path):
     assert "test.boom" in out.stdout.decode()
     listing = subprocess.run(denpex_cmd() + ["signatures", "list"], capture_output=True, env=env, timeout=60)
     assert "test.boom" in listing.stdout.decode() and "python.uncaught_exception" in listing.stdout.decode()
-    bad = subprocess.run(denpex_cmd() + ["diagnose", str(log)], capture_output=True, timeout=60,
-                         env={**os.environ, "DENPEX_CONFIG": str(tmp_path / "absent.toml")})
+    bad = subprocess.run(
+        denpex_cmd() + ["diagnose", str(log)],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "DENPEX_CONFIG": str(tmp_path / "absent.toml")},
+    )
     assert bad.returncode == 2 and "invalid configuration" in bad.stderr.decode()
