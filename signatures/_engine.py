@@ -554,10 +554,7 @@ class _Scan(BulkCounting, RuleKinds):
     def _room(self, key: tuple) -> bool:
         """Whether another event of (signature, rank) is kept: every rank's first ones are, repeats while the
         signature has few, nothing past a hard cap."""
-        kept, of_sig = len(self.events.get(key, ())), self.kept_by_sig.get(key[0], 0)
-        if kept < FIRST_KEPT:
-            return of_sig < SIG_EVENTS_MAX
-        return kept < EVENTS_KEPT and of_sig < SIG_EVENTS_SOFT
+        return self._quota(key) > 0
 
     def _quota(self, key: tuple) -> int:
         """At most how many more events of (signature, rank) can be kept (see _room)."""

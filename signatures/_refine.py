@@ -3,30 +3,34 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 from ._compiled import _Lazy
 from ._events import Event
 from ._schema import Signature
 
 
+@lru_cache(maxsize=512)
+def _regex(source: str) -> _Lazy:
+    """One compiled regex per source text: refine runs for every report and every signature case."""
+    return _Lazy(source, False)
+
+
 def refine(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
     """`events`, each event of a refined signature whose traceback matches a refinement turned into an event
-    of the refining signature (the first in priority order)."""
-    by_base: dict[str, list[tuple[Signature, _Lazy]]] = {}
-    excludes = {s.id: [_Lazy(x.regex, False) for x in s.exclude] for s in sigs.values() if s.refines is not None}
-
-    def excluded(s: Signature, text: str) -> bool:
-        return any(x.search(text) for x in excludes[s.id])
-
+    of the refining signature (the first in priority order; the refining signature's excludes still veto)."""
+    by_base: dict[str, list[tuple[Signature, str]]] = {}
     for s in sorted(sigs.values(), key=lambda s: -s.priority):
         if s.refines is not None:
-            by_base.setdefault(s.refines.signature, []).append((s, _Lazy(s.refines.context, False)))
+            by_base.setdefault(s.refines.signature, []).append((s, s.refines.context))
     if not by_base:
         return events
     out = []
     for e in events:
-        for s, regex in by_base.get(e.sig_id, ()):
-            if regex.search("\n".join([*e.frames, *e.context, e.text])) and not excluded(s, e.text):
+        for s, context in by_base.get(e.sig_id, ()):
+            if _regex(context).search("\n".join([*e.frames, *e.context, e.text])) and not any(
+                _regex(x.regex).search(e.text) for x in s.exclude
+            ):
                 e = dataclasses.replace(e, sig_id=s.id, values=dict(e.values))
                 break
         out.append(e)
