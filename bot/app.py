@@ -25,12 +25,14 @@ log = logging.getLogger("denpex.bot")
 
 def web_client(settings: Settings, metrics: Metrics | None = None) -> DenpexWebClient:
     """The one WebClient: configurable base URL (GovSlack, Enterprise Grid, tests), retries 429s, masks and counts."""
-    return DenpexWebClient(token=settings.bot_token, base_url=settings.api_url, timeout=30,
-                           metrics=metrics or Metrics())
+    return DenpexWebClient(
+        token=settings.bot_token, base_url=settings.api_url, timeout=30, metrics=metrics or Metrics()
+    )
 
 
-def build_app(settings: Settings, store: Store, http: httpx.Client | None = None,
-              matcher: signatures.Matcher | None = None) -> App:
+def build_app(
+    settings: Settings, store: Store, http: httpx.Client | None = None, matcher: signatures.Matcher | None = None
+) -> App:
     """The composition root: one metrics registry, one Slack client, one matcher (bundled library + the
     site's extra_dirs), shared by the answers, the follow-ups and the health endpoints."""
     http = http or httpx.Client(timeout=httpx.Timeout(settings.config.bot.download_timeout_seconds, connect=10))
@@ -39,13 +41,17 @@ def build_app(settings: Settings, store: Store, http: httpx.Client | None = None
     matcher = matcher or signatures.cached_matcher([signatures.LIBRARY_DIR, *settings.config.signatures.extra_dirs])
     service = Diagnoser(settings, store, http, matcher, metrics)
     responder = Responder(settings, store, service, metrics, inbox)
-    app = App(client=web_client(settings, metrics), signing_secret=settings.signing_secret,
-              # HTTP mode checks the signature on the raw bytes before Bolt parses anything (bot/server.py);
-              # Socket Mode has none to check
-              request_verification_enabled=False,
-              process_before_response=False, ignoring_self_events_enabled=True,
-              # Bolt's default is 5 threads, shared by every listener: a burst could hold them all
-              listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="listener"))
+    app = App(
+        client=web_client(settings, metrics),
+        signing_secret=settings.signing_secret,
+        # HTTP mode checks the signature on the raw bytes before Bolt parses anything (bot/server.py);
+        # Socket Mode has none to check
+        request_verification_enabled=False,
+        process_before_response=False,
+        ignoring_self_events_enabled=True,
+        # Bolt's default is 5 threads, shared by every listener: a burst could hold them all
+        listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="listener"),
+    )
 
     @app.middleware
     def one_client(context, next):

@@ -7,7 +7,7 @@ these limits by construction and the tests hold it to them.
 from __future__ import annotations
 
 MAX_BLOCKS = 50
-MAX_TEXT = 40_000          # top-level `text`: msg_too_long beyond this
+MAX_TEXT = 40_000  # top-level `text`: msg_too_long beyond this
 SECTION_TEXT = 3000
 SECTION_FIELDS = 10
 FIELD_TEXT = 2000

@@ -104,8 +104,9 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             progress = _Progress(total)
     try:
         matcher = _matcher(args)
-        report = signatures.diagnose(args.paths, matcher=matcher, progress=progress,
-                                     budget=load_config().inputs.budget())
+        report = signatures.diagnose(
+            args.paths, matcher=matcher, progress=progress, budget=load_config().inputs.budget()
+        )
     except InputError as exc:
         if progress:
             progress.close()
@@ -141,8 +142,21 @@ def cmd_list(args: argparse.Namespace) -> int:
     lib = _library(args)
     rows = sorted(lib.signatures, key=lambda s: (s.cls, s.id))
     if args.json:
-        json.dump([{"id": s.id, "class": s.cls, "role": s.role, "severity": s.severity, "title": s.title,
-                    "status": s.status} for s in rows], sys.stdout, indent=2)
+        json.dump(
+            [
+                {
+                    "id": s.id,
+                    "class": s.cls,
+                    "role": s.role,
+                    "severity": s.severity,
+                    "title": s.title,
+                    "status": s.status,
+                }
+                for s in rows
+            ],
+            sys.stdout,
+            indent=2,
+        )
         sys.stdout.write("\n")
         return EXIT_OK
     width = max(len(s.id) for s in rows)
@@ -168,8 +182,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     for p in sig.patterns:
         print(f"  literals {p.all_literals!r}  regex {p.regex}")
     if sig.absence:
-        print(f"  absence: start {[p.all_literals for p in sig.absence.start]}, complete "
-              f"{[p.all_literals for p in sig.absence.complete]}, progress {[p.all_literals for p in sig.absence.progress]}")
+        print(
+            f"  absence: start {[p.all_literals for p in sig.absence.start]}, complete "
+            f"{[p.all_literals for p in sig.absence.complete]}, progress {[p.all_literals for p in sig.absence.progress]}"
+        )
     print("\nRoot causes:")
     for rc in sig.root_causes:
         print(f"  - {rc}")
@@ -178,7 +194,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(f"  [ ] {item}")
     print(f"\nPrevention: {sig.prevention.strip()}\nVerify: {sig.verify}")
     print("References:\n" + "\n".join(f"  {r}" for r in sig.references))
-    print(f"Cases: {sum(c.kind == 'match' for c in sig.cases)} match, {sum(c.kind == 'near_miss' for c in sig.cases)} near miss")
+    print(
+        f"Cases: {sum(c.kind == 'match' for c in sig.cases)} match, {sum(c.kind == 'near_miss' for c in sig.cases)} near miss"
+    )
     return EXIT_OK
 
 
@@ -211,11 +229,10 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from bot.app import build_app
+    from bot.logs import setup_logging
     from bot.server import serve_http, serve_socket_mode
     from bot.settings import SettingsError, load_settings
     from bot.store import Store
-
-    from bot.logs import setup_logging
 
     fmt = os.environ.get("DENPEX_LOG_FORMAT", "text")
     if fmt not in ("text", "json"):
@@ -244,9 +261,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.followups.start()  # re-checks after "Fix applied"; overdue ones run now
     try:
         if args.http:
-            serve_http(app, store, args.host, args.port, on_stop=app.followups.stop,
-                       signing_secret=settings.signing_secret, connection_limit=settings.config.bot.connection_limit,
-                       channel_timeout=settings.config.bot.channel_timeout_seconds)
+            serve_http(
+                app,
+                store,
+                args.host,
+                args.port,
+                on_stop=app.followups.stop,
+                signing_secret=settings.signing_secret,
+                connection_limit=settings.config.bot.connection_limit,
+                channel_timeout=settings.config.bot.channel_timeout_seconds,
+            )
         else:
             serve_socket_mode(app, store, settings.app_token, args.health_port, on_stop=app.followups.stop)
     finally:
@@ -260,16 +284,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"denpex {_version()}")
     sub = parser.add_subparsers(dest="command")
 
-    d = sub.add_parser("diagnose", help="diagnose log files, directories, archives or stdin (-) as one job",
-                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=DIAGNOSE_EXAMPLES)
+    d = sub.add_parser(
+        "diagnose",
+        help="diagnose log files, directories, archives or stdin (-) as one job",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=DIAGNOSE_EXAMPLES,
+    )
     d.add_argument("paths", nargs="*", help="log files, directories of per-rank logs, .gz/.zip/.tar(.gz), or -")
     d.add_argument("--json", action="store_true", help="print the JSON report (the contract other tools read)")
-    d.add_argument("--job", help="a job to fetch from a cluster in DENPEX_CONFIG: 812345, 812345_7, NAME/812345, "
-                                 "NAME/namespace/job-name, NAME/raysubmit_...")
+    d.add_argument(
+        "--job",
+        help="a job to fetch from a cluster in DENPEX_CONFIG: 812345, 812345_7, NAME/812345, "
+        "NAME/namespace/job-name, NAME/raysubmit_...",
+    )
     d.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    d.add_argument("--exit-code", action="store_true",
-                   help="exit 0 when healthy, 1 when a failure is diagnosed, 3 when a failure is not recognised "
-                        "(2 is always bad input), as git diff --exit-code does")
+    d.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="exit 0 when healthy, 1 when a failure is diagnosed, 3 when a failure is not recognised "
+        "(2 is always bad input), as git diff --exit-code does",
+    )
     d.add_argument("--library", action="append", help="signature directory instead of the bundled one (repeatable)")
     d.set_defaults(func=cmd_diagnose)
 
@@ -277,13 +311,17 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--http", action="store_true", help="HTTP mode: POST /slack/events, GET /healthz")
     sv.add_argument("--port", type=int, default=3000, help="HTTP mode port (default 3000)")
     sv.add_argument("--host", default="0.0.0.0", help="HTTP mode address (default 0.0.0.0)")
-    sv.add_argument("--health-port", type=int, default=0,
-                    help="Socket Mode: also answer GET /healthz on this port (default: off)")
+    sv.add_argument(
+        "--health-port", type=int, default=0, help="Socket Mode: also answer GET /healthz on this port (default: off)"
+    )
     sv.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("signatures", help="list, show, test and lint the signature library")
-    s.add_argument("--library", action="append",
-                   help="a signature directory to use instead of the bundled one (repeatable: merged)")
+    s.add_argument(
+        "--library",
+        action="append",
+        help="a signature directory to use instead of the bundled one (repeatable: merged)",
+    )
     ssub = s.add_subparsers(dest="action", required=True)
     ls = ssub.add_parser("list", help="one line per signature")
     ls.add_argument("--json", action="store_true")

@@ -9,8 +9,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -51,6 +50,7 @@ class BotSection(_Section):
 
 class InputsSection(_Section):
     """Bounds on reading any input (CLI and bot alike): decompressed bytes and time."""
+
     max_input_bytes: int = Field(20 << 30, gt=0)
     max_job_bytes: int = Field(50 << 30, gt=0)
     max_read_seconds: float = Field(3600.0, gt=0)
@@ -65,7 +65,7 @@ DURATION = r"^\d+(?:\.\d+)?[smhd]$"
 
 
 def seconds(duration: str) -> float:
-    """"30s", "10m", "24h", "2d" -> seconds."""
+    """ "30s", "10m", "24h", "2d" -> seconds."""
     return float(duration[:-1]) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[duration[-1]]
 
 
@@ -88,6 +88,7 @@ class FollowupsSection(_Section):
 
 class WatchSection(_Section):
     """Watching a running job's logs as they grow (`denpex watch`, and the bot's watches)."""
+
     interval: str = Field("5s", pattern=DURATION)
     stall_after: str = Field("10m", pattern=DURATION)
     save_warn_after: str = Field("30m", pattern=DURATION)
@@ -137,8 +138,8 @@ class SlurmCluster(_Optional):
 
 class KubernetesCluster(_Optional):
     kind: Literal["kubernetes"]
-    api_url: str | None = None          # default: the in-cluster API server
-    token_env: str | None = None        # default: the in-cluster service account token
+    api_url: str | None = None  # default: the in-cluster API server
+    token_env: str | None = None  # default: the in-cluster service account token
     ca_file: str | None = None
     verify_tls: bool = True
     namespace: str = "default"
@@ -155,7 +156,7 @@ class PathsCluster(_Cluster):
     templates: list[str] = Field(min_length=1)
 
 
-ClusterConfig = Annotated[Union[SlurmCluster, KubernetesCluster, RayCluster, PathsCluster], Field(discriminator="kind")]
+ClusterConfig = Annotated[SlurmCluster | KubernetesCluster | RayCluster | PathsCluster, Field(discriminator="kind")]
 
 
 class Config(_Section):

@@ -31,12 +31,29 @@ SLASH_TEXT_LIMIT = 4000  # Slack cuts slash-command text here
 TRUNCATION_MARGIN = 50
 MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
 FENCE = re.compile(r"^```|```$")
-JOB_REF = re.compile(r"^(?:[A-Za-z][\w-]*/)?(?:[0-9]+(?:_[0-9]+)?|raysubmit_\w+|[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)$",
-                     re.ASCII)
-ERROR_WORDS = re.compile(r"error|exception|traceback|fault|fail|killed|abort|timeout|timed out|nccl|cuda|oom|"
-                         r"signal|exit|denied|refused|nan|panic|fatal", re.I)
-LOG_EXTENSIONS = {".log", ".txt", ".out", ".err", ".gz", ".tgz", ".zip", ".tar", ".bz2", ".xz", ".jsonl",
-                  ".stderr", ".stdout"}
+JOB_REF = re.compile(
+    r"^(?:[A-Za-z][\w-]*/)?(?:[0-9]+(?:_[0-9]+)?|raysubmit_\w+|[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)$", re.ASCII
+)
+ERROR_WORDS = re.compile(
+    r"error|exception|traceback|fault|fail|killed|abort|timeout|timed out|nccl|cuda|oom|"
+    r"signal|exit|denied|refused|nan|panic|fatal",
+    re.I,
+)
+LOG_EXTENSIONS = {
+    ".log",
+    ".txt",
+    ".out",
+    ".err",
+    ".gz",
+    ".tgz",
+    ".zip",
+    ".tar",
+    ".bz2",
+    ".xz",
+    ".jsonl",
+    ".stderr",
+    ".stdout",
+}
 LOG_FILETYPES = {"text", "gzip", "zip", "tar", "tgz", "bz2", "xz", "binary", "log", "csv"}
 
 
@@ -121,8 +138,9 @@ class Downloaded:
 class Diagnoser:
     """Reports from what a request points at, with the bot's one matcher; incidents opened in the store."""
 
-    def __init__(self, settings: Settings, store: Store, http: httpx.Client, matcher: signatures.Matcher,
-                 metrics: Metrics):
+    def __init__(
+        self, settings: Settings, store: Store, http: httpx.Client, matcher: signatures.Matcher, metrics: Metrics
+    ):
         self.settings = settings
         self.store = store
         self.http = http
@@ -146,8 +164,7 @@ class Diagnoser:
     # -- scans ---------------------------------------------------------------------
 
     def scan_paste(self, body: bytes, progress: Progress) -> signatures.Report:
-        return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher,
-                                           progress)
+        return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher, progress)
 
     def scan_job(self, ref: JobRef, progress: Progress) -> signatures.Report:
         """Fetch a job's logs from its cluster, then diagnose them as one job."""
@@ -169,8 +186,14 @@ class Diagnoser:
         its content's, so the same file shared twice is one incident."""
         progress.phase("Downloading")
         try:
-            got = download(self.http, url, self.settings.bot_token, self.settings.token_origins,
-                           self.settings.config.bot.max_file_bytes, on_bytes=progress.at)
+            got = download(
+                self.http,
+                url,
+                self.settings.bot_token,
+                self.settings.token_origins,
+                self.settings.config.bot.max_file_bytes,
+                on_bytes=progress.at,
+            )
         except DownloadError:
             self.metrics.downloads.labels("refused").inc()
             raise
@@ -187,7 +210,8 @@ class Diagnoser:
             if got.size == 0:
                 raise signatures.InputError(render.empty_download(name))
             report = signatures.diagnose_sources(
-                signatures.open_path(got.path, name, self.settings.config.inputs.budget()), self.matcher, progress)
+                signatures.open_path(got.path, name, self.settings.config.inputs.budget()), self.matcher, progress
+            )
             return Downloaded(report, "file:" + digest.hexdigest())
         finally:
             got.remove()
@@ -211,15 +235,32 @@ class Diagnoser:
         self.metrics.diagnoses.labels("", "failed").inc()
         log.exception("diagnosis of %s failed", source)
 
-    def open_incident(self, report: signatures.Report, message: tuple[str, str], thread_ts: str | None, source: str,
-                      fingerprint: str, user: str | None, job: str | None, seconds: float) -> int:
+    def open_incident(
+        self,
+        report: signatures.Report,
+        message: tuple[str, str],
+        thread_ts: str | None,
+        source: str,
+        fingerprint: str,
+        user: str | None,
+        job: str | None,
+        seconds: float,
+    ) -> int:
         """Record the diagnosis as an incident of the message that shows it (StoreError when the database
         refuses)."""
         channel, ts = message
         incident_id = self.store.open_incident(channel, ts, thread_ts, source, fingerprint, report, user, job)
         top = report.top
-        log.info("diagnosed %s: %s", source, top.signature if top else report.outcome,
-                 extra={"incident_id": incident_id, "outcome": report.outcome,
-                        "signature": top.signature if top else None, "seconds": round(seconds, 3),
-                        "bytes": report.stats.bytes})
+        log.info(
+            "diagnosed %s: %s",
+            source,
+            top.signature if top else report.outcome,
+            extra={
+                "incident_id": incident_id,
+                "outcome": report.outcome,
+                "signature": top.signature if top else None,
+                "seconds": round(seconds, 3),
+                "bytes": report.stats.bytes,
+            },
+        )
         return incident_id

@@ -15,9 +15,9 @@ import re
 import socket
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Callable
+from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from slack_sdk import WebClient
@@ -75,8 +75,13 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
     state = (facts.state or "").split("/")[0]
     if again:
         where = again.first_seen
-        return Verdict(BACK, verdict_detail("fired_again", signature=again.signature, source=where.source,
-                                            line=where.line, text=where.text[:300]), rerun)
+        return Verdict(
+            BACK,
+            verdict_detail(
+                "fired_again", signature=again.signature, source=where.source, line=where.line, text=where.text[:300]
+            ),
+            rerun,
+        )
     if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
         return Verdict(GONE, verdict_detail("completed", facts=facts.line()), rerun)
     sig = library.by_id().get(sig_id) if sig_id else None
@@ -88,20 +93,29 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
         before = runtime_seconds(original.job.elapsed if original.job else None)
         now = runtime_seconds(facts.elapsed)
         if before is not None and now is not None and now > before * 1.1 + 60:
-            return Verdict(GONE, verdict_detail("ran_past", elapsed=facts.elapsed, before=original.job.elapsed),
-                           rerun)
+            return Verdict(GONE, verdict_detail("ran_past", elapsed=facts.elapsed, before=original.job.elapsed), rerun)
     if state in RUNNING:
         return Verdict(NOT_YET, verdict_detail("running", state=state.lower(), facts=facts.line()), rerun)
     other = rerun.top
     if other:
-        return Verdict(INCONCLUSIVE, verdict_detail("other_failure", state=state or "early", title=other.title,
-                                                    signature=other.signature), rerun)
+        return Verdict(
+            INCONCLUSIVE,
+            verdict_detail("other_failure", state=state or "early", title=other.title, signature=other.signature),
+            rerun,
+        )
     return Verdict(INCONCLUSIVE, verdict_detail("ended_early", state=state or "without a state"), rerun)
 
 
 class FollowUps:
-    def __init__(self, config: Config, store: Store, client: WebClient, matcher: signatures.Matcher,
-                 metrics: Metrics, fetch: Callable = fetch_job):
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        client: WebClient,
+        matcher: signatures.Matcher,
+        metrics: Metrics,
+        fetch: Callable = fetch_job,
+    ):
         self.config = config
         self.matcher = matcher  # the bot's one matcher (bundled library + site signatures), from build_app
         self.metrics = metrics
@@ -130,9 +144,15 @@ class FollowUps:
         self.started_at = time.time()
         self.scheduler = BackgroundScheduler(daemon=True)
         # the first tick runs at once: checks that fell due while the bot was down run now, once
-        self.scheduler.add_job(self.tick, "interval", seconds=self.config.followups.tick_seconds,
-                               max_instances=1, coalesce=True, id="denpex-followups",
-                               next_run_time=datetime.now(timezone.utc))
+        self.scheduler.add_job(
+            self.tick,
+            "interval",
+            seconds=self.config.followups.tick_seconds,
+            max_instances=1,
+            coalesce=True,
+            id="denpex-followups",
+            next_run_time=datetime.now(UTC),
+        )
         self.scheduler.start()
 
     def stop(self) -> None:
@@ -178,8 +198,15 @@ class FollowUps:
         next_at = None if final else now + fu["interval_s"]
         text = self._announcement(fu, verdict, first_check=fu["checks"] == 0)
         thread = incident.thread_ts or incident.message_ts
-        outbox = self.store.record_check(fid, self.owner, verdict.verdict, verdict.detail, verdict.report, next_at,
-                                         (incident.channel, thread, text) if text else None)
+        outbox = self.store.record_check(
+            fid,
+            self.owner,
+            verdict.verdict,
+            verdict.detail,
+            verdict.report,
+            next_at,
+            (incident.channel, thread, text) if text else None,
+        )
         if outbox is False:
             log.warning("follow-up %s: lease lost to another process; not announcing", fid)
             return verdict
@@ -219,8 +246,9 @@ class FollowUps:
             try:
                 posted = self._already_posted(row) if row["attempts"] > 0 else None
                 if posted is None:
-                    posted = self.client.chat_postMessage(channel=row["channel"], thread_ts=row["thread_ts"],
-                                                          text=row["text"])["ts"]
+                    posted = self.client.chat_postMessage(
+                        channel=row["channel"], thread_ts=row["thread_ts"], text=row["text"]
+                    )["ts"]
             except SlackApiError as exc:
                 error = exc.response.get("error")
                 log.warning("announcement %s not posted: %s", row["id"], error)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
+from functools import partial
 
 from bot.store import PROCESS_OWNER, Store, StoreBusy, StoreError
 
@@ -31,7 +32,7 @@ class Inbox:
         self.owner = PROCESS_OWNER
         self._lock = threading.Lock()
         self._seen: OrderedDict[str, None] = OrderedDict()
-        self._mine: set[str] = set()          # accepted here and not yet done: their leases are renewed
+        self._mine: set[str] = set()  # accepted here and not yet done: their leases are renewed
         self._deferred: list[tuple[str, str, dict]] = []  # accepted while the database was busy: still to record
         self.resume: Callable[[dict], None] | None = None  # how to redo a request taken over (set by the app)
 
@@ -105,7 +106,7 @@ class Inbox:
         with self._lock:
             deferred, self._deferred = self._deferred, []
         for key, kind, body in deferred:
-            self._quietly("accept", key, lambda: self.store.accept(key, kind, body, self.owner, self.lease))
+            self._quietly("accept", key, partial(self.store.accept, key, kind, body, self.owner, self.lease))
         with self._lock:
             mine = list(self._mine)
         self._quietly("renew", f"{len(mine)} requests", lambda: self.store.renew(mine, self.owner, self.lease))
@@ -115,8 +116,12 @@ class Inbox:
             log.error("cannot look for unfinished requests: %s", exc)
             return
         for row in stale:
-            log.info("resuming request %s (attempt %d), left unfinished by %s", row["key"], row["attempts"],
-                     row.get("owner") or "a stopped process")
+            log.info(
+                "resuming request %s (attempt %d), left unfinished by %s",
+                row["key"],
+                row["attempts"],
+                row.get("owner") or "a stopped process",
+            )
             with self._lock:
                 self._mine.add(row["key"])
                 self._seen[row["key"]] = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bot.redact import redact
 
@@ -33,8 +33,12 @@ class MaskingFilter(logging.Filter):
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
-                 "level": record.levelname, "logger": record.name, "message": record.getMessage()}
+        entry = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         entry.update({k: v for k, v in vars(record).items() if k not in _STANDARD})
         if record.exc_text:
             entry["exception"] = record.exc_text

@@ -40,8 +40,8 @@ from signatures import Report
 MASK = "***"
 PEM_REMOVED = "[private key removed]"
 
-_WINDOW = 4096   # longer lines are scanned in windows of this size...
-_OVERLAP = 512   # ...overlapping by more than any secret is long, so none is cut in two
+_WINDOW = 4096  # longer lines are scanned in windows of this size...
+_OVERLAP = 512  # ...overlapping by more than any secret is long, so none is cut in two
 
 # --- detect-secrets catalogue -----------------------------------------------------------------
 # Plugins whose regexes we run on each line. Left out: Npm and OpenAI (their `.+` / `[...]*[...]{20}`
@@ -51,14 +51,29 @@ _OVERLAP = 512   # ...overlapping by more than any secret is long, so none is cu
 # key/value rule covers their `…_password = value` forms), PrivateKey (matches only the BEGIN
 # header; blocks and bodies are handled below), IPPublic (peer IPs are diagnostics) and Keyword
 # (its value regex swallows the rest of the line; we reuse its key vocabulary instead).
-_CATALOGUE = (AWSKeyDetector, ArtifactoryDetector, AzureStorageKeyDetector, DiscordBotTokenDetector,
-              GitHubTokenDetector, GitLabTokenDetector, MailchimpDetector, PypiTokenDetector,
-              SendGridDetector, SlackDetector, SquareOAuthDetector, StripeDetector,
-              TelegramBotTokenDetector, TwilioKeyDetector)
+_CATALOGUE = (
+    AWSKeyDetector,
+    ArtifactoryDetector,
+    AzureStorageKeyDetector,
+    DiscordBotTokenDetector,
+    GitHubTokenDetector,
+    GitLabTokenDetector,
+    MailchimpDetector,
+    PypiTokenDetector,
+    SendGridDetector,
+    SlackDetector,
+    SquareOAuthDetector,
+    StripeDetector,
+    TelegramBotTokenDetector,
+    TwilioKeyDetector,
+)
 # Plugins whose group 1 is the secret; elsewhere a group is only a prefix (GitHub's "ghp").
 _GROUP_IS_SECRET = (AWSKeyDetector,)
-_PLUGIN_PATTERNS = [(regex, 1 if plugin in _GROUP_IS_SECRET and regex.groups else 0)
-                    for plugin in _CATALOGUE for regex in plugin.denylist]
+_PLUGIN_PATTERNS = [
+    (regex, 1 if plugin in _GROUP_IS_SECRET and regex.groups else 0)
+    for plugin in _CATALOGUE
+    for regex in plugin.denylist
+]
 # A whole-match secret keeps its delimiters, a `Name=` and a URL's scheme://host/ readable.
 _READABLE_PREFIX = re.compile(r"[\s\"':=]*(?:[A-Za-z]\w*=|[a-z]+://[^/\s]+/)?")
 # JWTs are validated by the plugin (header and payload must decode to JSON) but located with our
@@ -69,19 +84,24 @@ _BASE64_ENTROPY = Base64HighEntropyString()  # its quoted-string regex, Shannon 
 # --- our own token formats (absent from detect-secrets 1.5) -------------------------------------
 _OWN_TOKENS = re.compile(
     r"(?<![\w-])(?:"
-    r"hf_[A-Za-z0-9]{30,}"              # Hugging Face
-    r"|sk-[\w-]{20,}"                   # OpenAI sk-/sk-proj-/sk-svcacct-, Anthropic sk-ant- (mixed-case checked)
-    r"|xapp-\d-[A-Za-z0-9-]{10,}"       # Slack app-level tokens
-    r"|AIza[\w-]{35}"                   # Google API keys
-    r"|GOCSPX-[\w-]{28}"                # Google OAuth client secrets
-    r"|npm_[A-Za-z0-9]{36}"             # npm tokens outside .npmrc
-    r"|github_pat_\w{22,}"              # GitHub fine-grained tokens
-    r"|[rs]k_test_[A-Za-z0-9]{24,}"     # Stripe test-mode keys (the plugin knows live ones)
-    r")")
-_WANDB = re.compile(r"\bwandb\s+login\b[^\n]{0,80}?\b([0-9a-f]{40})\b"
-                    r"|\bwandb\.login\([^)\n]{0,80}?\bkey\s*=\s*['\"]?([^'\"\s,)]+)")
-_URL_PASSWORD = re.compile(r"://[^\s/:@]*:([^\s/@]+)@"                    # scheme://user:pass@host
-                           r"|%3a%2f%2f[^\s/:@%&]*%3a([^\s/@&]{1,128}?)%40")  # percent-encoded (form bodies)
+    r"hf_[A-Za-z0-9]{30,}"  # Hugging Face
+    r"|sk-[\w-]{20,}"  # OpenAI sk-/sk-proj-/sk-svcacct-, Anthropic sk-ant- (mixed-case checked)
+    r"|xapp-\d-[A-Za-z0-9-]{10,}"  # Slack app-level tokens
+    r"|AIza[\w-]{35}"  # Google API keys
+    r"|GOCSPX-[\w-]{28}"  # Google OAuth client secrets
+    r"|npm_[A-Za-z0-9]{36}"  # npm tokens outside .npmrc
+    r"|github_pat_\w{22,}"  # GitHub fine-grained tokens
+    r"|[rs]k_test_[A-Za-z0-9]{24,}"  # Stripe test-mode keys (the plugin knows live ones)
+    r")"
+)
+_WANDB = re.compile(
+    r"\bwandb\s+login\b[^\n]{0,80}?\b([0-9a-f]{40})\b"
+    r"|\bwandb\.login\([^)\n]{0,80}?\bkey\s*=\s*['\"]?([^'\"\s,)]+)"
+)
+_URL_PASSWORD = re.compile(
+    r"://[^\s/:@]*:([^\s/@]+)@"  # scheme://user:pass@host
+    r"|%3a%2f%2f[^\s/:@%&]*%3a([^\s/@&]{1,128}?)%40"
+)  # percent-encoded (form bodies)
 _BEARER = re.compile(r"\bbearer[ \t]+([\w.~+/=-]{16,})")
 # AWS secret access keys are 40 base64 characters; alone they are told from paths by entropy.
 _AWS_SECRET_SHAPE = re.compile(r"(?<![\w+/-])[A-Za-z0-9+/]{40}(?![\w+/=-])")
@@ -96,18 +116,29 @@ _PEM_END = re.compile(r"-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----")
 # num_tokens, tokenizer, token_type_ids, secret_santa, password_reset, OLDPWD do not.
 _KEY_WORDS = "|".join(
     [w.replace("_?", "[-_]?") for w in SECRET_KEY_WORDS if w != "pwd"]
-    + [r"token(?<!pad_token)(?<!eos_token)(?<!bos_token)(?<!unk_token)(?<!sep_token)(?<!cls_token)"
-       r"(?<!mask_token)",  # not a tokenizer's special tokens
-       r"[-_]pwd", r"passphrase", r"credentials?", r"access[-_]?key", r"secret[-_]?key",
-       r"auth", r"authorization", r"jwt"])
-_VALUE = (r"(?:\"(?P<dq>[^\"\n]{0,512})\"|'(?P<sq>[^'\n]{0,512})'"  # quoted: the whole content
-          r"|['\"]?(?P<bare>(?:(?:bearer|basic|token|digest)[ \t]+)?"  # bare: up to a delimiter or &next=
-          r"(?:[^\s'\"`,;()\[\]{}&]|&(?![\w.-]+=))+))")
+    + [
+        r"token(?<!pad_token)(?<!eos_token)(?<!bos_token)(?<!unk_token)(?<!sep_token)(?<!cls_token)"
+        r"(?<!mask_token)",  # not a tokenizer's special tokens
+        r"[-_]pwd",
+        r"passphrase",
+        r"credentials?",
+        r"access[-_]?key",
+        r"secret[-_]?key",
+        r"auth",
+        r"authorization",
+        r"jwt",
+    ]
+)
+_VALUE = (
+    r"(?:\"(?P<dq>[^\"\n]{0,512})\"|'(?P<sq>[^'\n]{0,512})'"  # quoted: the whole content
+    r"|['\"]?(?P<bare>(?:(?:bearer|basic|token|digest)[ \t]+)?"  # bare: up to a delimiter or &next=
+    r"(?:[^\s'\"`,;()\[\]{}&]|&(?![\w.-]+=))+))"
+)
 _KEY_VALUE = re.compile(
     rf"(?:{_KEY_WORDS})(?![\w-])"
     r"(?:['\"]?\]?[ \t]*(?::=|=>|==|[:=]|%3d|%3a)(?!=)[ \t]*"  # key = v, key: v, "key": v, ['key'] = v, key%3Dv
-    r"|['\"][ \t]*,[ \t]*(?=['\"]))"                      # setdefault("KEY", "v")
-    + _VALUE)
+    r"|['\"][ \t]*,[ \t]*(?=['\"]))" + _VALUE  # setdefault("KEY", "v")
+)
 _FLAG_VALUE = re.compile(rf"(?<![\w-])--?[\w-]*?(?:{_KEY_WORDS})(?![\w-])[ \t]+(?!-)" + _VALUE)
 _AUTH_SCHEME = re.compile(r"(?:bearer|basic|token|digest)[ \t]+(?=\S)")
 # Values that are not secrets: counts, flags, placeholders, type names and words of prose.
@@ -115,7 +146,8 @@ _NOT_A_SECRET = re.compile(
     r"(?i)[-+]?[\d.,_]+(?:e[-+]?\d+)?|true|false|none|null|nil|undefined|yes|no|on|off|"
     r"str|bytes|int|bool|float|any|optional|secretstr|\**|x{3,}|<[^>]*>|\[[^\]]*]|redacted|masked|hidden|"
     r"not|is|was|the|a|an|must|missing|invalid|expired|required|incorrect|empty|provided|set|found|"
-    r"ok|failed|denied|enabled|disabled")
+    r"ok|failed|denied|enabled|disabled"
+)
 _CODE_REFERENCE = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+")  # self.token, args.hf_token
 _FILE_PATH = re.compile(r"(?:~|\.{1,2})?/[\w./@-]*\.[A-Za-z][A-Za-z0-9]{0,4}")  # key_file: /etc/x.pem
 _VARIABLE = re.compile(rf"[a-z0-9_]*(?:{_KEY_WORDS})")  # api_key=api_key passes a variable along
@@ -157,14 +189,14 @@ def _is_secret_value(value: str, bare: bool, after: str) -> bool:
 
 def _key_value_spans(regex: re.Pattern, line: str, lowered: str) -> Iterator[tuple[int, int]]:
     for m in regex.finditer(lowered):
-        if lowered[m.start() - 1:m.start()] == "/":
+        if lowered[m.start() - 1 : m.start()] == "/":
             continue  # a path (/etc/passwd: Permission denied), not a key
         group = "dq" if m.group("dq") is not None else "sq" if m.group("sq") is not None else "bare"
         start, end = m.span(group)
         scheme = _AUTH_SCHEME.match(lowered, start, end)
         if scheme:  # Authorization: Bearer xyz keeps "Bearer" readable
             start = scheme.end()
-        if _is_secret_value(line[start:end], group == "bare", line[end:end + 1]):
+        if _is_secret_value(line[start:end], group == "bare", line[end : end + 1]):
             yield start, end
 
 
@@ -190,7 +222,7 @@ def _context_spans(line: str, lowered: str) -> Iterator[tuple[int, int]]:
     yield from _key_value_spans(_KEY_VALUE, line, lowered)
     yield from _key_value_spans(_FLAG_VALUE, line, lowered)
     for m in _BEARER.finditer(lowered):
-        if _mixed(line[m.start(1):m.end(1)]):  # "Bearer token-based auth" is prose
+        if _mixed(line[m.start(1) : m.end(1)]):  # "Bearer token-based auth" is prose
             yield m.span(1)
     for m in _WANDB.finditer(lowered):
         yield m.span(1) if m.group(1) else m.span(2)
@@ -227,8 +259,11 @@ def _pem_body(line: str) -> bool:
     if not m or not _mixed(m.group(1)):
         return False
     body = m.group(1).rstrip("=")
-    return len(m.group(1)) in _PEM_LINE_WIDTHS or m.group(1).endswith("=") \
+    return (
+        len(m.group(1)) in _PEM_LINE_WIDTHS
+        or m.group(1).endswith("=")
         or _entropy(body) > min(math.log2(len(body)) - 1, _BASE64_ENTROPY.entropy_limit)
+    )
 
 
 def _redact_line(line: str) -> str:
@@ -237,8 +272,11 @@ def _redact_line(line: str) -> str:
     if len(line) <= _WINDOW:
         spans = _find(line)
     else:
-        spans = [(s + at, e + at) for at in range(0, len(line) - _OVERLAP, _WINDOW - _OVERLAP)
-                 for s, e in _find(line[at:at + _WINDOW])]
+        spans = [
+            (s + at, e + at)
+            for at in range(0, len(line) - _OVERLAP, _WINDOW - _OVERLAP)
+            for s, e in _find(line[at : at + _WINDOW])
+        ]
     if not spans:
         return line
     out, pos = [], 0
@@ -264,7 +302,7 @@ def _remove_pem_blocks(text: str) -> str:
         end = _PEM_END.search(text, begin.end())
         if not end:
             break  # truncated block: its body lines are masked one by one
-        out += [text[pos:begin.start()], PEM_REMOVED]
+        out += [text[pos : begin.start()], PEM_REMOVED]
         pos = end.end()
     return "".join(out) + text[pos:]
 

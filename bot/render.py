@@ -8,31 +8,47 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.blockkit import (
+    BUTTON_VALUE,
+    CHECKBOX_OPTIONS,
+    FIELD_TEXT,
+    HEADER_TEXT,
+    MAX_TEXT,
+    OPTION_TEXT,
+    SECTION_TEXT,
+    clip,
+)
+from bot.redact import redact, redact_blocks
 from signatures import Diagnosis, Report, collateral_line, render_text
 
-from bot.blockkit import (BUTTON_VALUE, CHECKBOX_OPTIONS, FIELD_TEXT, HEADER_TEXT, MAX_TEXT, OPTION_TEXT,
-                          SECTION_TEXT, clip)
-from bot.redact import redact, redact_blocks
-
-SEVERITY_EMOJI = {"critical": ":red_circle:", "high": ":large_orange_circle:", "medium": ":large_yellow_circle:",
-                  "low": ":white_circle:"}
+SEVERITY_EMOJI = {
+    "critical": ":red_circle:",
+    "high": ":large_orange_circle:",
+    "medium": ":large_yellow_circle:",
+    "low": ":white_circle:",
+}
 CODE_LIMIT = SECTION_TEXT - 10  # room for the ``` fences
 EVIDENCE_LINES = 8
 
-ACK, FIX, NOT_THIS, MORE, CHECKLIST = ("denpex_ack", "denpex_fix_applied", "denpex_not_this",
-                                       "denpex_more_evidence", "denpex_checklist")
+ACK, FIX, NOT_THIS, MORE, CHECKLIST = (
+    "denpex_ack",
+    "denpex_fix_applied",
+    "denpex_not_this",
+    "denpex_more_evidence",
+    "denpex_checklist",
+)
 
 
 @dataclass
 class MessageState:
     incident_id: int
     source: str
-    acknowledged: list[tuple[str, str]] = field(default_factory=list)   # (user id, when)
+    acknowledged: list[tuple[str, str]] = field(default_factory=list)  # (user id, when)
     fix_applied: list[tuple[str, str]] = field(default_factory=list)
     not_this: list[tuple[str, str]] = field(default_factory=list)
     checked: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    followups: list[str] = field(default_factory=list)   # one line per follow-up: what is watched, what was seen
+    followups: list[str] = field(default_factory=list)  # one line per follow-up: what is watched, what was seen
 
 
 def _mrkdwn(text: str, limit: int = SECTION_TEXT) -> dict:
@@ -53,8 +69,12 @@ def _context(texts: list[str]) -> dict:
 
 
 def _button(text: str, action_id: str, value: str, style: str | None = None) -> dict:
-    button = {"type": "button", "text": {"type": "plain_text", "text": text, "emoji": True},
-              "action_id": action_id, "value": clip(value, BUTTON_VALUE)}
+    button = {
+        "type": "button",
+        "text": {"type": "plain_text", "text": text, "emoji": True},
+        "action_id": action_id,
+        "value": clip(value, BUTTON_VALUE),
+    }
     if style:
         button["style"] = style
     return button
@@ -71,8 +91,11 @@ def _where(d: Diagnosis) -> str:
     return who + (f" on `{d.host}`" if d.host else "")
 
 
-REQUEUE = {"restart": ":repeat: Requeue it", "drain_and_restart": ":construction: Drain the node, then requeue",
-           "fix_and_restart": ":wrench: Fix first, then requeue"}
+REQUEUE = {
+    "restart": ":repeat: Requeue it",
+    "drain_and_restart": ":construction: Drain the node, then requeue",
+    "fix_and_restart": ":wrench: Fix first, then requeue",
+}
 
 
 def _why(d: Diagnosis) -> str:
@@ -104,9 +127,13 @@ def _job_line(report: Report) -> list[str]:
 def _stats(report: Report, source: str) -> str:
     s = report.stats
     ranks = s.ranks
-    rank_text = f"ranks {ranks[0]}-{ranks[-1]}" if len(ranks) > 1 else (f"rank {ranks[0]}" if ranks else "no ranks seen")
-    return (f"`{clip(source, 200)}` · {s.bytes / 1e6:.1f} MB · {s.lines:,} lines · {rank_text} · "
-            f"scanned in {s.seconds:.1f}s")
+    rank_text = (
+        f"ranks {ranks[0]}-{ranks[-1]}" if len(ranks) > 1 else (f"rank {ranks[0]}" if ranks else "no ranks seen")
+    )
+    return (
+        f"`{clip(source, 200)}` · {s.bytes / 1e6:.1f} MB · {s.lines:,} lines · {rank_text} · "
+        f"scanned in {s.seconds:.1f}s"
+    )
 
 
 def _buttons(state: MessageState, with_fix: bool = True) -> dict:
@@ -121,14 +148,18 @@ def _buttons(state: MessageState, with_fix: bool = True) -> dict:
 def _checklist(items: list[str], state: MessageState) -> list[dict]:
     items = items[:CHECKBOX_OPTIONS]
     numbered = "\n".join(f"{i + 1}. {item}" for i, item in enumerate(items))
-    options = [{"text": {"type": "plain_text", "text": clip(f"{i + 1}. {item}", OPTION_TEXT)}, "value": str(i)}
-               for i, item in enumerate(items)]
+    options = [
+        {"text": {"type": "plain_text", "text": clip(f"{i + 1}. {item}", OPTION_TEXT)}, "value": str(i)}
+        for i, item in enumerate(items)
+    ]
     checkboxes = {"type": "checkboxes", "action_id": CHECKLIST, "options": options}
     initial = [options[i] for i in sorted(state.checked) if i < len(options)]
     if initial:
         checkboxes["initial_options"] = initial
-    return [_section("*Confirm it*\n" + numbered),
-            {"type": "actions", "block_id": "denpex_checklist", "elements": [checkboxes]}]
+    return [
+        _section("*Confirm it*\n" + numbered),
+        {"type": "actions", "block_id": "denpex_checklist", "elements": [checkboxes]},
+    ]
 
 
 def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[dict]]:
@@ -139,8 +170,12 @@ def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[di
         text, blocks = _unrecognised(report, state)
     else:
         text = f"No failure found in {state.source}."
-        blocks = [_section(f":white_check_mark: *No failure found.* No signature fired and no line looks like an "
-                           f"error.\n{_stats(report, state.source)}")]
+        blocks = [
+            _section(
+                f":white_check_mark: *No failure found.* No signature fired and no line looks like an "
+                f"error.\n{_stats(report, state.source)}"
+            )
+        ]
         if report.job:
             blocks.append(_context(_job_line(report)))
         if state.notes:
@@ -155,12 +190,15 @@ def _diagnosis(report: Report, state: MessageState) -> tuple[str, list[dict]]:
     blocks: list[dict] = [
         {"type": "header", "text": {"type": "plain_text", "text": clip(header, HEADER_TEXT), "emoji": True}},
         _section(f"{SEVERITY_EMOJI.get(d.severity, '')} {d.summary}"),
-        {"type": "section", "fields": [
-            _mrkdwn(f"*Started on*\n{_where(d)}", FIELD_TEXT),
-            _mrkdwn(f"*Signature*\n`{d.signature}` ({d.class_})", FIELD_TEXT),
-            _mrkdwn(f"*First seen*\n`{clip(fs.source, 300)}:{fs.line}`", FIELD_TEXT),
-            _mrkdwn(f"*When*\n{fs.time or 'no timestamp'}{' (inferred)' if fs.time_inferred else ''}", FIELD_TEXT),
-        ]},
+        {
+            "type": "section",
+            "fields": [
+                _mrkdwn(f"*Started on*\n{_where(d)}", FIELD_TEXT),
+                _mrkdwn(f"*Signature*\n`{d.signature}` ({d.class_})", FIELD_TEXT),
+                _mrkdwn(f"*First seen*\n`{clip(fs.source, 300)}:{fs.line}`", FIELD_TEXT),
+                _mrkdwn(f"*When*\n{fs.time or 'no timestamp'}{' (inferred)' if fs.time_inferred else ''}", FIELD_TEXT),
+            ],
+        },
         _section("*First evidence*\n" + _code([fs.text], CODE_LIMIT - 30)),
     ]
     why = _why(d)
@@ -194,15 +232,18 @@ def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]
     lines = []
     for group in report.unrecognised[:8]:
         label = f"rank {group.rank}" if group.rank is not None else "no rank"
-        lines += [f"[{label}] {ln.source.rsplit('/', 1)[-1]}:{ln.line}  {clip(ln.text, 300)}"
-                  for ln in group.lines[:3]]
+        lines += [f"[{label}] {ln.source.rsplit('/', 1)[-1]}:{ln.line}  {clip(ln.text, 300)}" for ln in group.lines[:3]]
     blocks = [
         {"type": "header", "text": {"type": "plain_text", "text": "Unrecognised failure", "emoji": True}},
         _section("No signature explains these errors. The first error-like lines of each rank:"),
         _section(_code(lines)),
         _buttons(state, with_fix=False),
-        _context(_job_line(report) + [_stats(report, state.source), "Know what this is? Add a signature: "
-                  "`docs/adding-a-signature.md`"] + _status_lines(state) + state.notes),
+        _context(
+            _job_line(report)
+            + [_stats(report, state.source), "Know what this is? Add a signature: `docs/adding-a-signature.md`"]
+            + _status_lines(state)
+            + state.notes
+        ),
     ]
     return f"Unrecognised failure in {state.source}: no signature explains the errors.", blocks
 
@@ -212,26 +253,60 @@ FIX_VIEW = "denpex_fix_applied"
 
 def fix_modal(incident_id: int, job: str | None) -> dict:
     """The Fix applied… modal: which rerun to watch, and a note."""
-    blocks = [{"type": "input", "block_id": "rerun", "optional": True,
-               "label": {"type": "plain_text", "text": "Rerun's job id"},
-               "hint": {"type": "plain_text", "text": "e.g. 812346 or cluster/812346. I'll re-check it until the "
-                                                      "failure is proven gone, or back."},
-               "element": {"type": "plain_text_input", "action_id": "rerun_job",
-                           "placeholder": {"type": "plain_text", "text": "812346"}}}]
+    blocks = [
+        {
+            "type": "input",
+            "block_id": "rerun",
+            "optional": True,
+            "label": {"type": "plain_text", "text": "Rerun's job id"},
+            "hint": {
+                "type": "plain_text",
+                "text": "e.g. 812346 or cluster/812346. I'll re-check it until the failure is proven gone, or back.",
+            },
+            "element": {
+                "type": "plain_text_input",
+                "action_id": "rerun_job",
+                "placeholder": {"type": "plain_text", "text": "812346"},
+            },
+        }
+    ]
     if job:
-        blocks.append({"type": "input", "block_id": "same", "optional": True,
-                       "label": {"type": "plain_text", "text": "Or"},
-                       "element": {"type": "checkboxes", "action_id": "same_job", "options": [
-                           {"text": {"type": "plain_text", "text": clip(f"Same job, requeued ({job})", OPTION_TEXT)},
-                            "value": "same"}]}})
-    blocks.append({"type": "input", "block_id": "note", "optional": True,
-                   "label": {"type": "plain_text", "text": "What was changed"},
-                   "element": {"type": "plain_text_input", "action_id": "fix_note", "multiline": True,
-                               "max_length": 2000}})
-    return {"type": "modal", "callback_id": FIX_VIEW, "private_metadata": str(incident_id),
-            "title": {"type": "plain_text", "text": "Fix applied"},
-            "submit": {"type": "plain_text", "text": "Watch the rerun"},
-            "close": {"type": "plain_text", "text": "Cancel"}, "blocks": blocks}
+        blocks.append(
+            {
+                "type": "input",
+                "block_id": "same",
+                "optional": True,
+                "label": {"type": "plain_text", "text": "Or"},
+                "element": {
+                    "type": "checkboxes",
+                    "action_id": "same_job",
+                    "options": [
+                        {
+                            "text": {"type": "plain_text", "text": clip(f"Same job, requeued ({job})", OPTION_TEXT)},
+                            "value": "same",
+                        }
+                    ],
+                },
+            }
+        )
+    blocks.append(
+        {
+            "type": "input",
+            "block_id": "note",
+            "optional": True,
+            "label": {"type": "plain_text", "text": "What was changed"},
+            "element": {"type": "plain_text_input", "action_id": "fix_note", "multiline": True, "max_length": 2000},
+        }
+    )
+    return {
+        "type": "modal",
+        "callback_id": FIX_VIEW,
+        "private_metadata": str(incident_id),
+        "title": {"type": "plain_text", "text": "Fix applied"},
+        "submit": {"type": "plain_text", "text": "Watch the rerun"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": blocks,
+    }
 
 
 def status_message(rows: list[dict]) -> str:
@@ -246,24 +321,33 @@ def status_message(rows: list[dict]) -> str:
         if r.get("next_check"):
             minutes = max(0, (r["next_check"] - _time.time()) / 60)
             next_check = f", next check in {minutes:.0f} min" if minutes >= 1 else ", next check due now"
-        lines.append(f"• #{r['id']} `{r['signature'] or 'unrecognised'}` from {clip(r['source'], 80)}: "
-                     f"{r['status'].replace('_', ' ')}{next_check} (opened {r['opened_at']})")
+        lines.append(
+            f"• #{r['id']} `{r['signature'] or 'unrecognised'}` from {clip(r['source'], 80)}: "
+            f"{r['status'].replace('_', ' ')}{next_check} (opened {r['opened_at']})"
+        )
     return redact("\n".join(lines))
 
 
 def progress_message(source: str, done: int, total: int | None, verb: str = "Diagnosing") -> tuple[str, list[dict]]:
     amount = f"{done / 1e6:,.0f} MB" + (f" of {total / 1e6:,.0f} MB" if total else "")
     text = f"{verb} {source}… {amount} read"
-    return redact(text), redact_blocks([_section(f":hourglass_flowing_sand: {verb} `{clip(source, 300)}`… "
-                                                 f"{amount} read")])
+    return redact(text), redact_blocks(
+        [_section(f":hourglass_flowing_sand: {verb} `{clip(source, 300)}`… {amount} read")]
+    )
 
 
 def queued_message(source: str, ahead: int, running: int) -> tuple[str, list[dict]]:
     """Said when every diagnosis slot is taken: where this request stands, instead of silence."""
     where = f"{ahead} ahead of you" if ahead else "next in line"
     text = f"Queued: {where} ({running} diagnoses running). {source} will start as soon as a slot frees up."
-    return redact(text), redact_blocks([_section(f":hourglass: Queued: *{where}* ({running} diagnoses running). "
-                                                 f"`{clip(source, 300)}` will start as soon as a slot frees up.")])
+    return redact(text), redact_blocks(
+        [
+            _section(
+                f":hourglass: Queued: *{where}* ({running} diagnoses running). "
+                f"`{clip(source, 300)}` will start as soon as a slot frees up."
+            )
+        ]
+    )
 
 
 def notice_message(text: str) -> tuple[str, list[dict]]:
@@ -281,8 +365,10 @@ def evidence_file(report: Report) -> str:
             lines.append(f"{ev.kind:>12} rank={ev.rank} {ev.source}:{ev.line}: {ev.text}")
             lines += [f"    {c}" for c in ev.context_after or []]
         for c in d.collateral:
-            lines.append(f"  collateral {collateral_line(c)}; first: {c.first_seen.source}:"
-                         f"{c.first_seen.line}: {c.first_seen.text}")
+            lines.append(
+                f"  collateral {collateral_line(c)}; first: {c.first_seen.source}:"
+                f"{c.first_seen.line}: {c.first_seen.text}"
+            )
     return redact("\n".join(lines) + "\n")
 
 
@@ -296,19 +382,29 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex status`: this channel's open incidents and their next checks
 • `/denpex help`: this message"""
 
-NOTHING_TO_DIAGNOSE = ("Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log "
-                       "file in the channel.")
-PASTE_TRUNCATED = (":scissors: Slack cuts slash-command text at 4,000 characters and this paste reached that: the "
-                   "log is probably truncated. Upload the log as a file for a full diagnosis.")
-MENTION_WITHOUT_LOG = ("Paste a log after the mention, or mention me in the thread of a message that has a log file."
-                       "\n\n" + HELP)
-DIAGNOSIS_FAILED = (":x: Something went wrong while diagnosing this log; the error is in the bot's log. You can run "
-                    "`denpex diagnose` on it locally.")
-GAVE_UP = (":x: I could not diagnose this: the bot stopped several times while working on it. Run `denpex diagnose` "
-           "on it locally, and tell whoever runs denpex.")
+NOTHING_TO_DIAGNOSE = (
+    "Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log file in the channel."
+)
+PASTE_TRUNCATED = (
+    ":scissors: Slack cuts slash-command text at 4,000 characters and this paste reached that: the "
+    "log is probably truncated. Upload the log as a file for a full diagnosis."
+)
+MENTION_WITHOUT_LOG = (
+    "Paste a log after the mention, or mention me in the thread of a message that has a log file.\n\n" + HELP
+)
+DIAGNOSIS_FAILED = (
+    ":x: Something went wrong while diagnosing this log; the error is in the bot's log. You can run "
+    "`denpex diagnose` on it locally."
+)
+GAVE_UP = (
+    ":x: I could not diagnose this: the bot stopped several times while working on it. Run `denpex diagnose` "
+    "on it locally, and tell whoever runs denpex."
+)
 RESTARTING = ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back."
-NOT_THIS_THANKS = ("Thanks: recorded that this diagnosis is not the cause. Reply in the thread with what it was, so "
-                   "the signature can be fixed.")
+NOT_THIS_THANKS = (
+    "Thanks: recorded that this diagnosis is not the cause. Reply in the thread with what it was, so "
+    "the signature can be fixed."
+)
 INCIDENT_GONE = "This incident no longer exists."
 
 
@@ -323,14 +419,18 @@ def warning(problem: object) -> str:
 
 
 def not_a_paste(text: str) -> str:
-    return (f":warning: `{text[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
-            "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the log's lines "
-            "after `/denpex diagnose`, or drop the log file in the channel.")
+    return (
+        f":warning: `{text[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
+        "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the log's lines "
+        "after `/denpex diagnose`, or drop the log file in the channel."
+    )
 
 
 def not_allowed(cluster: str) -> str:
-    return (f":no_entry: You may not fetch jobs from cluster `{cluster}`. Ask whoever runs denpex to add you (or one "
-            "of your user groups) to that cluster's `allow` list.")
+    return (
+        f":no_entry: You may not fetch jobs from cluster `{cluster}`. Ask whoever runs denpex to add you (or one "
+        "of your user groups) to that cluster's `allow` list."
+    )
 
 
 def not_allowed_field(cluster: str) -> str:
@@ -339,7 +439,7 @@ def not_allowed_field(cluster: str) -> str:
 
 
 def rerun_missing(incident_has_job: bool) -> str:
-    return "Give the rerun's job id" + (", or tick \"Same job\"." if incident_has_job else ".")
+    return "Give the rerun's job id" + (', or tick "Same job".' if incident_has_job else ".")
 
 
 def button_failed(error: str | None) -> str:
@@ -369,13 +469,14 @@ def no_download_address(name: str) -> str:
 def not_recorded(problem: object, report: Report) -> str:
     top = report.top
     title = f"{top.title}: " if top else ""
-    return (f":warning: I could not record this incident: {problem}. {title}{top.summary if top else report.outcome}"
-            "\nButtons and follow-ups need the database: ask again once it is fixed.")
+    return (
+        f":warning: I could not record this incident: {problem}. {title}{top.summary if top else report.outcome}"
+        "\nButtons and follow-ups need the database: ask again once it is fixed."
+    )
 
 
 def already_diagnosed(what: str, status: str, link: str) -> str:
-    return (f":link: Already diagnosed ({what}, {status.replace('_', ' ')}): {link}. "
-            "Follow the incident in that thread.")
+    return f":link: Already diagnosed ({what}, {status.replace('_', ' ')}): {link}. Follow the incident in that thread."
 
 
 def incident_link_fallback(incident_id: int) -> str:
@@ -391,12 +492,18 @@ def duration(secs: float) -> str:
 
 def fix_applied(user: str, note: str, job: str, first: float, interval: float, window: float) -> str:
     said = f" ({note})" if note else ""
-    return redact(f":wrench: <@{user}> applied a fix{said}. I'll check rerun `{job}` in {duration(first)}, then "
-                  f"every {duration(interval)} for {duration(window)}, and say here whether the failure is gone.")
+    return redact(
+        f":wrench: <@{user}> applied a fix{said}. I'll check rerun `{job}` in {duration(first)}, then "
+        f"every {duration(interval)} for {duration(window)}, and say here whether the failure is gone."
+    )
 
 
-VERDICT_ICONS = {"gone": ":white_check_mark:", "back": ":x:", "not_yet": ":hourglass_flowing_sand:",
-                 "inconclusive": ":hourglass:"}
+VERDICT_ICONS = {
+    "gone": ":white_check_mark:",
+    "back": ":x:",
+    "not_yet": ":hourglass_flowing_sand:",
+    "inconclusive": ":hourglass:",
+}
 VERDICT_HEADLINES = {"gone": "Gone", "back": "Back", "not_yet": "Not yet", "inconclusive": "Inconclusive"}
 
 
@@ -405,7 +512,7 @@ def followup_line(followup: dict) -> str:
     if followup["status"] == "scheduled" and not followup["verdict"]:
         return f":mag: Watching rerun `{followup['job']}` (fix by <@{followup['requested_by']}>)"
     verdict = followup["verdict"]
-    label = (f"{VERDICT_ICONS[verdict]} {VERDICT_HEADLINES[verdict]}" if verdict in VERDICT_ICONS else verdict)
+    label = f"{VERDICT_ICONS[verdict]} {VERDICT_HEADLINES[verdict]}" if verdict in VERDICT_ICONS else verdict
     return f"{label}: rerun `{followup['job']}` ({followup['updated_at']})"
 
 
@@ -424,10 +531,10 @@ VERDICT_DETAILS = {
     "completed": "the rerun finished successfully ({facts}) and the signature did not fire",
     "save_completed": "a checkpoint save started and completed in the rerun, and the hang did not recur",
     "ran_past": "the rerun has run {elapsed}, past the {before} at which the original failed, and the signature did "
-                "not fire",
+    "not fire",
     "running": "the rerun is {state} ({facts}) and has not yet passed the point where the original failed",
     "other_failure": "the signature did not fire, but the rerun ended {state} with another failure: {title} "
-                     "(`{signature}`)",
+    "(`{signature}`)",
     "ended_early": "the rerun ended {state} before the point where the original failed, so this proves nothing yet",
     "vanished": "the rerun `{job}` vanished from the scheduler: {error}",
     "window_ended": "the watch window ended; last seen: {detail}",

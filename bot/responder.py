@@ -20,21 +20,35 @@ import signatures
 from bot import render
 from bot.diagnose import Diagnoser, NotAllowed
 from bot.fetch import FetchError, JobRef
+from bot.inbox import Inbox
 from bot.metrics import Metrics
 from bot.redact import redact
-from bot.render import (ACK, CHECKLIST, FIX, MORE, NOT_THIS, MessageState, diagnosis_message, evidence_file,
-                        fix_modal, notice_message, progress_message, queued_message)
+from bot.render import (
+    ACK,
+    CHECKLIST,
+    FIX,
+    MORE,
+    NOT_THIS,
+    MessageState,
+    diagnosis_message,
+    evidence_file,
+    fix_modal,
+    notice_message,
+    progress_message,
+    queued_message,
+)
 from bot.settings import Settings
 from bot.slack_files import DownloadError, human_size
-from bot.inbox import Inbox
 from bot.store import Store, StoreError
 from bot.work import ShuttingDown, Task, WorkQueue
 
 log = logging.getLogger("denpex.bot")
 
+
 @dataclass
 class Target:
     """Where the answer goes, and the request it answers (finished when the answer is posted)."""
+
     channel: str
     thread_ts: str | None
     user: str | None
@@ -74,13 +88,30 @@ class Responder:
     def diagnose_text(self, client: WebClient, target: Target, text: str, notes: list[str]) -> None:
         body = text.encode("utf-8", "replace")
         fingerprint = "text:" + hashlib.sha256(body).hexdigest()
-        self._run(client, target, "pasted log", len(body), lambda progress: self.service.scan_paste(body, progress),
-                  fingerprint, notes, queue=self.quick)
+        self._run(
+            client,
+            target,
+            "pasted log",
+            len(body),
+            lambda progress: self.service.scan_paste(body, progress),
+            fingerprint,
+            notes,
+            queue=self.quick,
+        )
 
     def diagnose_job(self, client: WebClient, target: Target, ref: JobRef) -> None:
         """Fetch a job's logs from its cluster, then diagnose them like an upload."""
-        self._run(client, target, f"job {ref.raw}", None, lambda progress: self.service.scan_job(ref, progress),
-                  f"job:{ref.cluster}/{ref.job_id}", [], expected=(FetchError,), job=f"{ref.cluster}/{ref.job_id}")
+        self._run(
+            client,
+            target,
+            f"job {ref.raw}",
+            None,
+            lambda progress: self.service.scan_job(ref, progress),
+            f"job:{ref.cluster}/{ref.job_id}",
+            [],
+            expected=(FetchError,),
+            job=f"{ref.cluster}/{ref.job_id}",
+        )
 
     def diagnose_file(self, client: WebClient, target: Target, file_id: str) -> None:
         try:
@@ -110,9 +141,19 @@ class Responder:
 
         self._run(client, target, name, size, scan, lambda: fingerprints[0] if fingerprints else "", [])
 
-    def _run(self, client: WebClient, target: Target, source: str, total: int | None, scan, fingerprint,
-             notes: list[str], expected: tuple = (), job: str | None = None,
-             queue: WorkQueue | None = None) -> None:
+    def _run(
+        self,
+        client: WebClient,
+        target: Target,
+        source: str,
+        total: int | None,
+        scan,
+        fingerprint,
+        notes: list[str],
+        expected: tuple = (),
+        job: str | None = None,
+        queue: WorkQueue | None = None,
+    ) -> None:
         """Post the progress message now (queued or started), and leave the work to a worker."""
         queue = queue or self.heavy
         source = redact(source)
@@ -121,8 +162,9 @@ class Responder:
             if isinstance(fingerprint, str) and self._link_existing(client, target, fingerprint):
                 return
             ahead = queue.ahead()
-            first = progress_message(source, 0, total) if ahead is None else \
-                queued_message(source, ahead, queue.workers)
+            first = (
+                progress_message(source, 0, total) if ahead is None else queued_message(source, ahead, queue.workers)
+            )
             channel, ts, target = self._first_message(client, target, first)
             self.inbox.answering(target.request, channel, ts)
 
@@ -132,8 +174,7 @@ class Responder:
 
             def work() -> None:
                 try:
-                    self._diagnose(client, target, channel, ts, source, total, scan, fingerprint, notes, expected,
-                                   job)
+                    self._diagnose(client, target, channel, ts, source, total, scan, fingerprint, notes, expected, job)
                 finally:  # answered (or told why not): a process that dies before this leaves it to the next
                     self.inbox.done(target.request)
 
@@ -166,11 +207,27 @@ class Responder:
             posted = client.chat_postMessage(channel=target.channel, **_kw(first))
         return posted.get("channel", target.channel), posted["ts"], target
 
-    def _diagnose(self, client: WebClient, target: Target, channel: str, ts: str, source: str, total: int | None,
-                  scan, fingerprint, notes: list[str], expected: tuple, job: str | None) -> None:
+    def _diagnose(
+        self,
+        client: WebClient,
+        target: Target,
+        channel: str,
+        ts: str,
+        source: str,
+        total: int | None,
+        scan,
+        fingerprint,
+        notes: list[str],
+        expected: tuple,
+        job: str | None,
+    ) -> None:
         interval = self.settings.config.bot.progress_interval_seconds
-        progress = _Progress(lambda done, verb: client.chat_update(
-            channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))), interval)
+        progress = _Progress(
+            lambda done, verb: client.chat_update(
+                channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))
+            ),
+            interval,
+        )
         started = time.perf_counter()
         try:
             report = scan(progress)
@@ -193,8 +250,9 @@ class Responder:
             self._link_to(client, target, existing, (channel, ts))
             return  # the same content was diagnosed before: the progress message now links there
         try:
-            incident_id = self.service.open_incident(report, (channel, ts), target.thread_ts, source, fp, target.user,
-                                                     job, seconds)
+            incident_id = self.service.open_incident(
+                report, (channel, ts), target.thread_ts, source, fp, target.user, job, seconds
+            )
         except StoreError as exc:
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.not_recorded(exc, report))))
             return
@@ -204,8 +262,9 @@ class Responder:
     def give_up(self, client: WebClient, request: dict) -> None:
         """A request whose process died again and again while working on it (a file that crashes the bot)."""
         if request.get("answer_ts"):
-            client.chat_update(channel=request["answer_channel"], ts=request["answer_ts"],
-                               **_kw(notice_message(render.GAVE_UP)))
+            client.chat_update(
+                channel=request["answer_channel"], ts=request["answer_ts"], **_kw(notice_message(render.GAVE_UP))
+            )
 
     def _link_existing(self, client: WebClient, target: Target, fingerprint: str) -> bool:
         """The same job or content was diagnosed before: point at that incident's thread instead."""
@@ -238,8 +297,11 @@ class Responder:
             self.on_action(client, body)
         except SlackApiError as exc:  # never leave Bolt an exception
             log.warning("button %s failed: %s", body["actions"][0].get("action_id"), exc.response.get("error"))
-            client.chat_postEphemeral(channel=body["channel"]["id"], user=body["user"]["id"],
-                                      text=render.button_failed(exc.response.get("error")))
+            client.chat_postEphemeral(
+                channel=body["channel"]["id"],
+                user=body["user"]["id"],
+                text=render.button_failed(exc.response.get("error")),
+            )
 
     def on_action(self, client: WebClient, body: dict) -> None:
         action = body["actions"][0]
@@ -262,9 +324,13 @@ class Responder:
             return
         elif kind == MORE:
             self.store.record_action(incident.id, user, "more_evidence")
-            client.files_upload_v2(channel=channel, thread_ts=incident.thread_ts or incident.message_ts,
-                                   content=evidence_file(incident.report), filename=f"denpex-evidence-{incident.id}.txt",
-                                   title=f"Full evidence for {incident.source}")
+            client.files_upload_v2(
+                channel=channel,
+                thread_ts=incident.thread_ts or incident.message_ts,
+                content=evidence_file(incident.report),
+                filename=f"denpex-evidence-{incident.id}.txt",
+                title=f"Full evidence for {incident.source}",
+            )
             return
         elif kind == CHECKLIST:
             selected = {int(o["value"]) for o in action.get("selected_options", []) if o.get("value", "").isdigit()}
@@ -295,8 +361,11 @@ class Responder:
         job = f"{ref.cluster}/{ref.job_id}"
         self.store.record_action(incident.id, user, "fix_applied", job)
         _, first, interval, window = followups.schedule(incident.id, job, user, note)
-        client.chat_postMessage(channel=incident.channel, thread_ts=incident.thread_ts or incident.message_ts,
-                                text=render.fix_applied(user, note, job, first, interval, window))
+        client.chat_postMessage(
+            channel=incident.channel,
+            thread_ts=incident.thread_ts or incident.message_ts,
+            text=render.fix_applied(user, note, job, first, interval, window),
+        )
         self.refresh(client, incident.id)
         return None
 
@@ -312,26 +381,36 @@ class Responder:
         incident = self.store.incident(incident_id)
         if incident is None or not incident.message_ts:
             return
-        state = MessageState(incident.id, incident.source, notes=incident.report.notes or [],
-                             checked=self.store.checklist(incident.id),
-                             followups=[render.followup_line(fu) for fu in self.store.followups_of(incident.id)])
+        state = MessageState(
+            incident.id,
+            incident.source,
+            notes=incident.report.notes or [],
+            checked=self.store.checklist(incident.id),
+            followups=[render.followup_line(fu) for fu in self.store.followups_of(incident.id)],
+        )
         for a in self.store.actions(incident.id):
-            bucket = {"acknowledge": state.acknowledged, "fix_applied": state.fix_applied,
-                      "not_this": state.not_this}.get(a["action"])
+            bucket = {
+                "acknowledge": state.acknowledged,
+                "fix_applied": state.fix_applied,
+                "not_this": state.not_this,
+            }.get(a["action"])
             if bucket is not None:
                 bucket.append((a["user_id"], a["at"]))
-        client.chat_update(channel=incident.channel, ts=incident.message_ts,
-                           **_kw(diagnosis_message(incident.report, state)))
+        client.chat_update(
+            channel=incident.channel, ts=incident.message_ts, **_kw(diagnosis_message(incident.report, state))
+        )
 
 
 def group_members(client: WebClient) -> Callable[[str], list[str]]:
     """A user group's members, for a cluster's `allow` list; a group Slack will not list has none."""
+
     def members(group: str) -> list[str]:
         try:
             return client.usergroups_users_list(usergroup=group)["users"]
         except SlackApiError as exc:
             log.warning("cannot read user group %s: %s", group, exc.response.get("error"))
             return []
+
     return members
 
 
@@ -378,4 +457,3 @@ class _Progress:
                 self.update(self.done, self.verb)
             except SlackApiError as exc:  # a lost progress update must not stop the diagnosis
                 log.warning("progress update failed: %s", exc.response.get("error"))
-

@@ -35,8 +35,12 @@ def repair_form_body(request: BoltRequest) -> BoltRequest:
     """Bolt reads any form body containing the word "payload" as an interactivity payload and, finding
     no `payload` field, drops it: a slash command with a pasted log vanishes. Parse such bodies as the
     plain form they are. (Signature verification still uses the untouched raw body.)"""
-    if not request.body and request.raw_body and "payload" in request.raw_body \
-            and not request.raw_body.lstrip().startswith("{"):
+    if (
+        not request.body
+        and request.raw_body
+        and "payload" in request.raw_body
+        and not request.raw_body.lstrip().startswith("{")
+    ):
         params = dict(parse_qsl(request.raw_body, keep_blank_values=True))
         if "payload" not in params:
             request.body = params
@@ -48,8 +52,13 @@ def request_kind(body: dict) -> str:
     """What Slack sent, for the metrics: event, command, action, view, or other."""
     if body.get("command"):
         return "command"
-    return {"event_callback": "event", "url_verification": "event", "block_actions": "action",
-            "view_submission": "view", "view_closed": "view"}.get(body.get("type"), "other")
+    return {
+        "event_callback": "event",
+        "url_verification": "event",
+        "block_actions": "action",
+        "view_submission": "view",
+        "view_closed": "view",
+    }.get(body.get("type"), "other")
 
 
 def timed_dispatch(app: App, request: BoltRequest) -> BoltResponse:
@@ -137,14 +146,24 @@ def health_response(app: App, store: Store, start_response, extra: dict | None =
     ok = all(v for k, v in status.items() if isinstance(v, bool))
     status["ok"] = ok
     body = json.dumps(status).encode()
-    start_response("200 OK" if ok else "503 Service Unavailable",
-                   [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    start_response(
+        "200 OK" if ok else "503 Service Unavailable",
+        [("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+    )
     return [body]
 
 
-def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
-               on_stop: Callable[[], None] = lambda: None, signing_secret: str | None = None,
-               connection_limit: int = 1000, channel_timeout: float = 15.0) -> None:
+def serve_http(
+    app: App,
+    store: Store,
+    host: str,
+    port: int,
+    threads: int = 8,
+    on_stop: Callable[[], None] = lambda: None,
+    signing_secret: str | None = None,
+    connection_limit: int = 1000,
+    channel_timeout: float = 15.0,
+) -> None:
     """Serve until SIGTERM/SIGINT, then shut down in a bounded time: `on_stop` first (no new background
     work), stop accepting, let requests already in flight get their answer (Slack retries an event it
     never got a 200 for), then drop idle keep-alive connections, which waitress alone would hold open."""
@@ -152,9 +171,17 @@ def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
 
     _allow_open_files(connection_limit + 64)
     # slow or idle clients are dropped after channel_timeout, and many of them cannot crowd Slack out
-    server = create_server(Handler(app, store, signing_secret), host=host, port=port, threads=threads,
-                           ident="denpex", max_request_body_size=10 << 20, connection_limit=connection_limit,
-                           channel_timeout=channel_timeout, cleanup_interval=max(1, int(channel_timeout // 3)))
+    server = create_server(
+        Handler(app, store, signing_secret),
+        host=host,
+        port=port,
+        threads=threads,
+        ident="denpex",
+        max_request_body_size=10 << 20,
+        connection_limit=connection_limit,
+        channel_timeout=channel_timeout,
+        cleanup_interval=max(1, int(channel_timeout // 3)),
+    )
     stopping = threading.Event()
     _stop_on_signals(stopping.set)
     log.info("denpex listening on http://%s:%s%s (health: %s)", host, server.effective_port, EVENTS_PATH, HEALTH_PATH)
@@ -179,13 +206,18 @@ def serve_http(app: App, store: Store, host: str, port: int, threads: int = 8,
 
 def _in_flight(channels: dict) -> int:
     """Connections with a request being received or handled, or an answer not yet sent."""
-    return sum(1 for ch in channels.values()
-               if getattr(ch, "requests", None) or getattr(ch, "request", None) is not None
-               or getattr(ch, "total_outbufs_len", 0))
+    return sum(
+        1
+        for ch in channels.values()
+        if getattr(ch, "requests", None)
+        or getattr(ch, "request", None) is not None
+        or getattr(ch, "total_outbufs_len", 0)
+    )
 
 
-def serve_socket_mode(app: App, store: Store, app_token: str, health_port: int | None,
-                      on_stop: Callable[[], None] = lambda: None) -> None:
+def serve_socket_mode(
+    app: App, store: Store, app_token: str, health_port: int | None, on_stop: Callable[[], None] = lambda: None
+) -> None:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     app.dispatch = lambda request: timed_dispatch(app, request)  # ack times in the metrics, as in HTTP mode

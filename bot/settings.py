@@ -67,16 +67,25 @@ def _require(env: dict, name: str, prefix: str, what: str) -> str:
 
 def load_settings(http: bool, env: dict | None = None) -> Settings:
     env = dict(os.environ if env is None else env)
-    bot_token = _require(env, "SLACK_BOT_TOKEN", "xoxb-", "the Bot User OAuth Token from the app's OAuth & Permissions page")
+    bot_token = _require(
+        env, "SLACK_BOT_TOKEN", "xoxb-", "the Bot User OAuth Token from the app's OAuth & Permissions page"
+    )
     app_token = signing_secret = None
     if http:
         signing_secret = _secret(env, "SLACK_SIGNING_SECRET")
         if not signing_secret:
-            raise SettingsError("SLACK_SIGNING_SECRET is not set: HTTP mode verifies every request with the app's "
-                                "Signing Secret (Basic Information page)")
+            raise SettingsError(
+                "SLACK_SIGNING_SECRET is not set: HTTP mode verifies every request with the app's "
+                "Signing Secret (Basic Information page)"
+            )
     else:
-        app_token = _require(env, "SLACK_APP_TOKEN", "xapp-", "Socket Mode needs an app-level token with "
-                             "connections:write (Basic Information > App-Level Tokens); or use --http")
+        app_token = _require(
+            env,
+            "SLACK_APP_TOKEN",
+            "xapp-",
+            "Socket Mode needs an app-level token with "
+            "connections:write (Basic Information > App-Level Tokens); or use --http",
+        )
     api_url = env.get("DENPEX_SLACK_API_URL", "").strip() or DEFAULT_API_URL
     parsed = urlparse(api_url)
     if parsed.scheme not in ("https", "http") or not parsed.hostname:

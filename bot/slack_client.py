@@ -17,10 +17,41 @@ from bot.metrics import Metrics
 from bot.redact import redact
 
 # arguments that are identifiers, never text a log could have put a secret into
-_ID_KEYS = frozenset({"channel", "channel_id", "channels", "ts", "thread_ts", "message_ts", "user", "users",
-                      "usergroup", "trigger_id", "view_id", "hash", "file", "file_id", "files", "external_id",
-                      "type", "action_id", "block_id", "callback_id", "style", "value", "url", "token",
-                      "private_metadata", "response_action", "limit", "cursor", "length", "id", "team_id"})
+_ID_KEYS = frozenset(
+    {
+        "channel",
+        "channel_id",
+        "channels",
+        "ts",
+        "thread_ts",
+        "message_ts",
+        "user",
+        "users",
+        "usergroup",
+        "trigger_id",
+        "view_id",
+        "hash",
+        "file",
+        "file_id",
+        "files",
+        "external_id",
+        "type",
+        "action_id",
+        "block_id",
+        "callback_id",
+        "style",
+        "value",
+        "url",
+        "token",
+        "private_metadata",
+        "response_action",
+        "limit",
+        "cursor",
+        "length",
+        "id",
+        "team_id",
+    }
+)
 
 
 def mask_arguments(value, key: str | None = None):
@@ -52,16 +83,38 @@ class _CountedRateLimits(RateLimitErrorRetryHandler):
 
 class DenpexWebClient(WebClient):
     def __init__(self, *, metrics: Metrics, **kwargs):
-        super().__init__(**kwargs, retry_handlers=[_CountedRateLimits(metrics, max_retry_count=6),
-                                                  ConnectionErrorRetryHandler(max_retry_count=3)])
+        super().__init__(
+            **kwargs,
+            retry_handlers=[
+                _CountedRateLimits(metrics, max_retry_count=6),
+                ConnectionErrorRetryHandler(max_retry_count=3),
+            ],
+        )
         self.metrics = metrics
 
-    def api_call(self, api_method: str, *, http_verb: str = "POST", files=None, data=None, params=None,
-                 json=None, headers=None, auth=None):
+    def api_call(
+        self,
+        api_method: str,
+        *,
+        http_verb: str = "POST",
+        files=None,
+        data=None,
+        params=None,
+        json=None,
+        headers=None,
+        auth=None,
+    ):
         try:
-            response = super().api_call(api_method, http_verb=http_verb, files=files,
-                                        data=mask_arguments(data), params=mask_arguments(params),
-                                        json=mask_arguments(json), headers=headers, auth=auth)
+            response = super().api_call(
+                api_method,
+                http_verb=http_verb,
+                files=files,
+                data=mask_arguments(data),
+                params=mask_arguments(params),
+                json=mask_arguments(json),
+                headers=headers,
+                auth=auth,
+            )
         except SlackApiError as exc:
             self.metrics.slack_calls.labels(api_method, str(exc.response.get("error") or "error")).inc()
             raise

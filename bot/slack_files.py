@@ -48,14 +48,23 @@ def origin(url: str) -> tuple[str, str, int]:
 def check_url(url: str, token_origins: set[tuple[str, str, int]]) -> None:
     scheme, host, port = origin(url)
     if (scheme, host, port) not in token_origins:
-        raise DownloadError(f"I won't fetch that file: its address is on `{host or url}` (port {port}), not one of "
-                            "Slack's file hosts, and I only send my token to Slack.")
+        raise DownloadError(
+            f"I won't fetch that file: its address is on `{host or url}` (port {port}), not one of "
+            "Slack's file hosts, and I only send my token to Slack."
+        )
     if scheme == "http" and host not in ("127.0.0.1", "localhost", "::1"):
         raise DownloadError(f"I won't fetch that file over plain http from `{host}`.")
 
 
-def download(client: httpx.Client, url: str, token: str, token_origins: set[str], max_bytes: int,
-             directory: str | None = None, on_bytes=None) -> Downloaded:
+def download(
+    client: httpx.Client,
+    url: str,
+    token: str,
+    token_origins: set[str],
+    max_bytes: int,
+    directory: str | None = None,
+    on_bytes=None,
+) -> Downloaded:
     """Stream `url` to a temporary file. Redirects are followed only to `token_origins` (scheme, host and port)."""
     fd, name = tempfile.mkstemp(prefix="denpex-upload-", dir=directory)
     path = Path(name)
@@ -68,41 +77,50 @@ def download(client: httpx.Client, url: str, token: str, token_origins: set[str]
     return Downloaded(path, size)
 
 
-def _fetch(client: httpx.Client, url: str, token: str, token_origins: set[str], max_bytes: int, out,
-           on_bytes) -> int:
+def _fetch(client: httpx.Client, url: str, token: str, token_origins: set[str], max_bytes: int, out, on_bytes) -> int:
     for _ in range(MAX_REDIRECTS + 1):
         check_url(url, token_origins)
         try:
-            with client.stream("GET", url, headers={"Authorization": f"Bearer {token}"},
-                               follow_redirects=False) as resp:
+            with client.stream(
+                "GET", url, headers={"Authorization": f"Bearer {token}"}, follow_redirects=False
+            ) as resp:
                 if resp.is_redirect:
                     url = urljoin(url, resp.headers.get("location", ""))
                     continue
                 if resp.status_code in (401, 403, 404):
-                    raise DownloadError(f"Slack refused the download (HTTP {resp.status_code}): make sure the app "
-                                        "has the `files:read` scope and is in this channel.")
+                    raise DownloadError(
+                        f"Slack refused the download (HTTP {resp.status_code}): make sure the app "
+                        "has the `files:read` scope and is in this channel."
+                    )
                 if resp.status_code != 200:
                     raise DownloadError(f"The download failed with HTTP {resp.status_code}; try again in a minute.")
                 if "text/html" in resp.headers.get("content-type", "") and "login" in str(resp.url):
-                    raise DownloadError("Slack answered with a sign-in page instead of the file: the token lacks "
-                                        "the `files:read` scope.")
+                    raise DownloadError(
+                        "Slack answered with a sign-in page instead of the file: the token lacks "
+                        "the `files:read` scope."
+                    )
                 declared = int(resp.headers.get("content-length") or 0)
                 if declared > max_bytes:
-                    raise DownloadError(f"That file is {human_size(declared)}; I diagnose files up to "
-                                        f"{human_size(max_bytes)}. Run `denpex diagnose` on it where it lives.")
+                    raise DownloadError(
+                        f"That file is {human_size(declared)}; I diagnose files up to "
+                        f"{human_size(max_bytes)}. Run `denpex diagnose` on it where it lives."
+                    )
                 size = 0
                 for chunk in resp.iter_bytes(CHUNK):
                     size += len(chunk)
                     if size > max_bytes:
-                        raise DownloadError(f"That file is over {human_size(max_bytes)}, the most I diagnose. "
-                                            "Run `denpex diagnose` on it where it lives.")
+                        raise DownloadError(
+                            f"That file is over {human_size(max_bytes)}, the most I diagnose. "
+                            "Run `denpex diagnose` on it where it lives."
+                        )
                     out.write(chunk)
                     if on_bytes:
                         on_bytes(size)
                 return size
         except httpx.TimeoutException:
-            raise DownloadError("The download from Slack timed out; try again, or run `denpex diagnose` "
-                                "on the file directly.") from None
+            raise DownloadError(
+                "The download from Slack timed out; try again, or run `denpex diagnose` on the file directly."
+            ) from None
         except httpx.TransportError as exc:
             raise DownloadError(f"The download from Slack failed ({type(exc).__name__}); try again.") from None
     raise DownloadError("Slack redirected the download too many times.")

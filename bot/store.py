@@ -22,7 +22,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
@@ -78,51 +78,117 @@ def owner_gone(owner: str | None) -> bool:
     return int(pid) == os.getpid() and owner != PROCESS_OWNER  # our pid, an earlier process's lease
 
 
-
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _v1(db: sqlite_utils.Database) -> None:
     db["seen"].create({"key": str, "at": str}, pk="key")
-    db["incidents"].create({
-        "id": int, "channel": str, "message_ts": str, "thread_ts": str, "source": str, "fingerprint": str,
-        "signature": str, "class": str, "initiating_rank": int, "status": str, "report": str,
-        "opened_by": str, "opened_at": str, "updated_at": str,
-    }, pk="id", not_null={"channel", "status", "opened_at"})
+    db["incidents"].create(
+        {
+            "id": int,
+            "channel": str,
+            "message_ts": str,
+            "thread_ts": str,
+            "source": str,
+            "fingerprint": str,
+            "signature": str,
+            "class": str,
+            "initiating_rank": int,
+            "status": str,
+            "report": str,
+            "opened_by": str,
+            "opened_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"channel", "status", "opened_at"},
+    )
     db["incidents"].create_index(["channel", "message_ts"], unique=True)
     db["incidents"].create_index(["fingerprint"])
-    db["actions"].create({"id": int, "incident_id": int, "user_id": str, "action": str, "value": str, "at": str},
-                         pk="id", foreign_keys=[("incident_id", "incidents", "id")])
-    db["checklist"].create({"incident_id": int, "item": int, "checked": int, "user_id": str, "at": str},
-                           pk=("incident_id", "item"), foreign_keys=[("incident_id", "incidents", "id")])
+    db["actions"].create(
+        {"id": int, "incident_id": int, "user_id": str, "action": str, "value": str, "at": str},
+        pk="id",
+        foreign_keys=[("incident_id", "incidents", "id")],
+    )
+    db["checklist"].create(
+        {"incident_id": int, "item": int, "checked": int, "user_id": str, "at": str},
+        pk=("incident_id", "item"),
+        foreign_keys=[("incident_id", "incidents", "id")],
+    )
 
 
 def _v2(db: sqlite_utils.Database) -> None:
     """Follow-ups: the job an incident came from, a history of diagnoses, and scheduled re-checks."""
     db["incidents"].add_column("job", str)
     db["incidents"].add_column("resolved_at", str)
-    db["diagnoses"].create({"id": int, "incident_id": int, "kind": str, "job": str, "verdict": str, "report": str,
-                            "at": str}, pk="id", foreign_keys=[("incident_id", "incidents", "id")])
-    db["followups"].create({
-        "id": int, "incident_id": int, "job": str, "requested_by": str, "note": str, "status": str, "verdict": str,
-        "detail": str, "next_at": float, "interval_s": float, "window_end": float, "checks": int,
-        "lease_owner": str, "lease_until": float, "created_at": str, "updated_at": str,
-    }, pk="id", foreign_keys=[("incident_id", "incidents", "id")])
+    db["diagnoses"].create(
+        {"id": int, "incident_id": int, "kind": str, "job": str, "verdict": str, "report": str, "at": str},
+        pk="id",
+        foreign_keys=[("incident_id", "incidents", "id")],
+    )
+    db["followups"].create(
+        {
+            "id": int,
+            "incident_id": int,
+            "job": str,
+            "requested_by": str,
+            "note": str,
+            "status": str,
+            "verdict": str,
+            "detail": str,
+            "next_at": float,
+            "interval_s": float,
+            "window_end": float,
+            "checks": int,
+            "lease_owner": str,
+            "lease_until": float,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("incident_id", "incidents", "id")],
+    )
     db["followups"].create_index(["status", "next_at"])
 
 
 def _v3(db: sqlite_utils.Database) -> None:
     """Durable work: every request from acceptance to answer, and an outbox for announcements."""
-    db["requests"].create({
-        "key": str, "kind": str, "body": str, "state": str, "answer_channel": str, "answer_ts": str,
-        "owner": str, "lease_until": float, "attempts": int, "created_at": str, "updated_at": str,
-    }, pk="key")
+    db["requests"].create(
+        {
+            "key": str,
+            "kind": str,
+            "body": str,
+            "state": str,
+            "answer_channel": str,
+            "answer_ts": str,
+            "owner": str,
+            "lease_until": float,
+            "attempts": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="key",
+    )
     db["requests"].create_index(["state", "lease_until"])
-    db["outbox"].create({
-        "id": int, "incident_id": int, "channel": str, "thread_ts": str, "text": str, "state": str, "owner": str,
-        "lease_until": float, "attempts": int, "posted_ts": str, "error": str, "created_at": str, "sent_at": str,
-    }, pk="id")
+    db["outbox"].create(
+        {
+            "id": int,
+            "incident_id": int,
+            "channel": str,
+            "thread_ts": str,
+            "text": str,
+            "state": str,
+            "owner": str,
+            "lease_until": float,
+            "attempts": int,
+            "posted_ts": str,
+            "error": str,
+            "created_at": str,
+            "sent_at": str,
+        },
+        pk="id",
+    )
     db["outbox"].create_index(["state", "lease_until"])
     db["seen"].add_column("owner", str)
 
@@ -146,7 +212,7 @@ class Incident:
 class Store:
     def __init__(self, path: Path | str):
         self.path = str(path)
-        self._lock = threading.RLock()        # the main writer
+        self._lock = threading.RLock()  # the main writer
         self._read_lock = threading.Lock()
         self.db = self._connect(30000)
         self.reader = self._connect(5000)
@@ -177,8 +243,10 @@ class Store:
                 self.db["meta"].create({"key": str, "value": str}, pk="key")
             version = self.schema_version
             if version > len(MIGRATIONS):
-                raise RuntimeError(f"{self.path}: schema version {version} is newer than this denpex "
-                                   f"({len(MIGRATIONS)}); upgrade denpex")
+                raise RuntimeError(
+                    f"{self.path}: schema version {version} is newer than this denpex "
+                    f"({len(MIGRATIONS)}); upgrade denpex"
+                )
             for step in MIGRATIONS[version:]:
                 step(self.db)
             self.db["meta"].upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
@@ -253,8 +321,12 @@ class Store:
     def first_time(self, key: str, owner: str | None = None) -> bool:
         """Record `key`; True only for the first caller ever (across restarts and processes), or again for
         the same `owner` (a request resumed after a restart claims its upload again)."""
-        if self._quick_write("first_time", "INSERT OR IGNORE INTO seen (key, at, owner) VALUES (?, ?, ?)",
-                             [key, now(), owner]) == 1:
+        if (
+            self._quick_write(
+                "first_time", "INSERT OR IGNORE INTO seen (key, at, owner) VALUES (?, ?, ?)", [key, now(), owner]
+            )
+            == 1
+        ):
             return True
         if owner is None:
             return False
@@ -266,9 +338,15 @@ class Store:
 
     def accept(self, key: str, kind: str, body: dict, owner: str, lease_s: float) -> bool:
         """Record a request before it is acknowledged. False when it was already accepted (a retry)."""
-        return self._quick_write("accept", "INSERT OR IGNORE INTO requests (key, kind, body, state, owner, lease_until, "
-                                 "attempts, created_at, updated_at) VALUES (?, ?, ?, 'accepted', ?, ?, 1, ?, ?)",
-                                 [key, kind, json.dumps(body), owner, time.time() + lease_s, now(), now()]) == 1
+        return (
+            self._quick_write(
+                "accept",
+                "INSERT OR IGNORE INTO requests (key, kind, body, state, owner, lease_until, "
+                "attempts, created_at, updated_at) VALUES (?, ?, ?, 'accepted', ?, ?, 1, ?, ?)",
+                [key, kind, json.dumps(body), owner, time.time() + lease_s, now(), now()],
+            )
+            == 1
+        )
 
     def request(self, key: str) -> dict | None:
         with self._read_lock:
@@ -278,51 +356,81 @@ class Store:
     def answering(self, key: str, channel: str, ts: str) -> None:
         """The request's answer will replace this message (its progress message)."""
         with self._transaction("answering"):
-            self.db.execute("UPDATE requests SET answer_channel = ?, answer_ts = ?, updated_at = ? WHERE key = ?",
-                            [channel, ts, now(), key])
+            self.db.execute(
+                "UPDATE requests SET answer_channel = ?, answer_ts = ?, updated_at = ? WHERE key = ?",
+                [channel, ts, now(), key],
+            )
 
     def finish(self, key: str, state: str = "done") -> None:
         with self._transaction("finish"):
-            self.db.execute("UPDATE requests SET state = ?, owner = NULL, lease_until = NULL, updated_at = ? "
-                            "WHERE key = ?", [state, now(), key])
+            self.db.execute(
+                "UPDATE requests SET state = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE key = ?",
+                [state, now(), key],
+            )
 
     def renew(self, keys: list[str], owner: str, lease_s: float) -> None:
         if not keys:
             return
         with self._transaction("renew"):
             for key in keys:
-                self.db.execute("UPDATE requests SET lease_until = ? WHERE key = ? AND owner = ? AND "
-                                "state = 'accepted'", [time.time() + lease_s, key, owner])
+                self.db.execute(
+                    "UPDATE requests SET lease_until = ? WHERE key = ? AND owner = ? AND state = 'accepted'",
+                    [time.time() + lease_s, key, owner],
+                )
 
     def release(self, keys: list[str], owner: str) -> None:
         """Hand unfinished requests to whichever process looks next (at shutdown)."""
         with self._transaction("release"):
             for key in keys:
-                self.db.execute("UPDATE requests SET lease_until = 0 WHERE key = ? AND owner = ? AND "
-                                "state = 'accepted'", [key, owner])
+                self.db.execute(
+                    "UPDATE requests SET lease_until = 0 WHERE key = ? AND owner = ? AND state = 'accepted'",
+                    [key, owner],
+                )
 
     def claim_stale_requests(self, owner: str, lease_s: float, limit: int = 20) -> list[dict]:
         """Take over accepted requests whose owner stopped renewing (or is gone from this host). Atomic."""
         at = time.time()
         with self._transaction("claim_stale_requests"):
-            rows = [r for r in self.db.query("SELECT key, owner, lease_until FROM requests WHERE state = 'accepted' "
-                                             "ORDER BY created_at LIMIT 200")
-                    if r["owner"] != owner and (r["lease_until"] is None or r["lease_until"] < at
-                                                or owner_gone(r["owner"]))][:limit]
+            rows = [
+                r
+                for r in self.db.query(
+                    "SELECT key, owner, lease_until FROM requests WHERE state = 'accepted' "
+                    "ORDER BY created_at LIMIT 200"
+                )
+                if r["owner"] != owner and (r["lease_until"] is None or r["lease_until"] < at or owner_gone(r["owner"]))
+            ][:limit]
             for r in rows:
-                self.db.execute("UPDATE requests SET owner = ?, lease_until = ?, attempts = attempts + 1, "
-                                "updated_at = ? WHERE key = ?", [owner, at + lease_s, now(), r["key"]])
+                self.db.execute(
+                    "UPDATE requests SET owner = ?, lease_until = ?, attempts = attempts + 1, "
+                    "updated_at = ? WHERE key = ?",
+                    [owner, at + lease_s, now(), r["key"]],
+                )
             keys = [r["key"] for r in rows]
-            return [dict(row, body=json.loads(row["body"])) for key in keys
-                    for row in self.db["requests"].rows_where("key = ?", [key])]
+            return [
+                dict(row, body=json.loads(row["body"]))
+                for key in keys
+                for row in self.db["requests"].rows_where("key = ?", [key])
+            ]
 
     # -- the outbox: announcements committed with their outcome, posted until Slack confirms -----
 
     def outbox_add(self, incident_id: int, channel: str, thread_ts: str | None, text: str) -> int:
         """Call inside a transaction that records the outcome being announced."""
-        return self.db["outbox"].insert({"incident_id": incident_id, "channel": channel, "thread_ts": thread_ts,
-                                         "text": text, "state": "pending", "attempts": 0,
-                                         "created_at": now()}).last_pk
+        return (
+            self.db["outbox"]
+            .insert(
+                {
+                    "incident_id": incident_id,
+                    "channel": channel,
+                    "thread_ts": thread_ts,
+                    "text": text,
+                    "state": "pending",
+                    "attempts": 0,
+                    "created_at": now(),
+                }
+            )
+            .last_pk
+        )
 
     def claim_outbox(self, owner: str, lease_s: float, only: int | None = None) -> list[dict]:
         at = time.time()
@@ -334,72 +442,135 @@ class Store:
                 args.append(only)
             rows = list(self.db.query(f"SELECT * FROM outbox WHERE {where} ORDER BY id LIMIT 50", args))
             for r in rows:
-                self.db.execute("UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                                [owner, at + lease_s, r["id"]])
+                self.db.execute(
+                    "UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                    [owner, at + lease_s, r["id"]],
+                )
             return rows
 
     def outbox_sent(self, outbox_id: int, posted_ts: str | None, error: str | None = None) -> None:
         with self._transaction("outbox_sent"):
-            self.db.execute("UPDATE outbox SET state = ?, posted_ts = ?, error = ?, sent_at = ?, owner = NULL, "
-                            "lease_until = NULL WHERE id = ?",
-                            ["failed" if error else "sent", posted_ts, error, now(), outbox_id])
+            self.db.execute(
+                "UPDATE outbox SET state = ?, posted_ts = ?, error = ?, sent_at = ?, owner = NULL, "
+                "lease_until = NULL WHERE id = ?",
+                ["failed" if error else "sent", posted_ts, error, now(), outbox_id],
+            )
 
     # -- incidents ------------------------------------------------------------
 
-    def open_incident(self, channel: str, message_ts: str, thread_ts: str | None, source: str, fingerprint: str,
-                      report: Report, opened_by: str | None, job: str | None = None) -> int:
+    def open_incident(
+        self,
+        channel: str,
+        message_ts: str,
+        thread_ts: str | None,
+        source: str,
+        fingerprint: str,
+        report: Report,
+        opened_by: str | None,
+        job: str | None = None,
+    ) -> int:
         top = report.top
-        row = {"channel": channel, "message_ts": message_ts, "thread_ts": thread_ts, "source": source,
-               "fingerprint": fingerprint, "signature": top and top.signature, "class": top and top.class_,
-               "initiating_rank": top and top.initiating_rank, "status": "open" if top else report.outcome,
-               "report": json.dumps(report.to_json()), "opened_by": opened_by, "opened_at": now(), "updated_at": now(),
-               "job": job}
+        row = {
+            "channel": channel,
+            "message_ts": message_ts,
+            "thread_ts": thread_ts,
+            "source": source,
+            "fingerprint": fingerprint,
+            "signature": top and top.signature,
+            "class": top and top.class_,
+            "initiating_rank": top and top.initiating_rank,
+            "status": "open" if top else report.outcome,
+            "report": json.dumps(report.to_json()),
+            "opened_by": opened_by,
+            "opened_at": now(),
+            "updated_at": now(),
+            "job": job,
+        }
         with self._transaction("open_incident"):
             incident_id = self.db["incidents"].insert(row).last_pk
-            self.db["diagnoses"].insert({"incident_id": incident_id, "kind": "initial", "job": job,
-                                         "report": row["report"], "at": row["opened_at"]})
+            self.db["diagnoses"].insert(
+                {
+                    "incident_id": incident_id,
+                    "kind": "initial",
+                    "job": job,
+                    "report": row["report"],
+                    "at": row["opened_at"],
+                }
+            )
         return incident_id
 
     def find_incident(self, fingerprint: str) -> Incident | None:
         """The incident already opened for the same job or the same content, if any."""
         with self._read_lock:
-            row = self.reader.execute("SELECT id FROM incidents WHERE fingerprint = ? AND message_ts IS NOT NULL "
-                                  "ORDER BY id LIMIT 1", [fingerprint]).fetchone()
+            row = self.reader.execute(
+                "SELECT id FROM incidents WHERE fingerprint = ? AND message_ts IS NOT NULL ORDER BY id LIMIT 1",
+                [fingerprint],
+            ).fetchone()
         return self.incident(row[0]) if row else None
 
     def open_incidents(self, channel: str) -> list[dict]:
         with self._read_lock:
-            return list(self.reader.query(
-                "SELECT i.id, i.source, i.signature, i.status, i.message_ts, i.thread_ts, i.opened_at, "
-                "(SELECT min(f.next_at) FROM followups f WHERE f.incident_id = i.id AND f.status = 'scheduled') "
-                "AS next_check FROM incidents i WHERE i.channel = ? AND i.status NOT IN ('healthy', 'resolved') "
-                "ORDER BY i.id DESC LIMIT 20", [channel]))
+            return list(
+                self.reader.query(
+                    "SELECT i.id, i.source, i.signature, i.status, i.message_ts, i.thread_ts, i.opened_at, "
+                    "(SELECT min(f.next_at) FROM followups f WHERE f.incident_id = i.id AND f.status = 'scheduled') "
+                    "AS next_check FROM incidents i WHERE i.channel = ? AND i.status NOT IN ('healthy', 'resolved') "
+                    "ORDER BY i.id DESC LIMIT 20",
+                    [channel],
+                )
+            )
 
     # -- follow-ups -----------------------------------------------------------
 
-    def schedule_followup(self, incident_id: int, job: str, user: str, note: str, first_at: float,
-                          interval_s: float, window_end: float) -> int:
+    def schedule_followup(
+        self, incident_id: int, job: str, user: str, note: str, first_at: float, interval_s: float, window_end: float
+    ) -> int:
         with self._transaction("schedule_followup"):
-            fid = self.db["followups"].insert({
-                "incident_id": incident_id, "job": job, "requested_by": user, "note": note,
-                "status": "scheduled", "verdict": None, "detail": None, "next_at": first_at,
-                "interval_s": interval_s, "window_end": window_end, "checks": 0, "lease_owner": None,
-                "lease_until": None, "created_at": now(), "updated_at": now()}).last_pk
-            self.db.execute("UPDATE incidents SET status = 'fix_applied', updated_at = ? WHERE id = ?",
-                            [now(), incident_id])
+            fid = (
+                self.db["followups"]
+                .insert(
+                    {
+                        "incident_id": incident_id,
+                        "job": job,
+                        "requested_by": user,
+                        "note": note,
+                        "status": "scheduled",
+                        "verdict": None,
+                        "detail": None,
+                        "next_at": first_at,
+                        "interval_s": interval_s,
+                        "window_end": window_end,
+                        "checks": 0,
+                        "lease_owner": None,
+                        "lease_until": None,
+                        "created_at": now(),
+                        "updated_at": now(),
+                    }
+                )
+                .last_pk
+            )
+            self.db.execute(
+                "UPDATE incidents SET status = 'fix_applied', updated_at = ? WHERE id = ?", [now(), incident_id]
+            )
             return fid
 
     def due_followups(self, at: float) -> list[int]:
         with self._read_lock:
-            return [r[0] for r in self.reader.execute(
-                "SELECT id FROM followups WHERE status = 'scheduled' AND next_at <= ? "
-                "AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_at", [at, at])]
+            return [
+                r[0]
+                for r in self.reader.execute(
+                    "SELECT id FROM followups WHERE status = 'scheduled' AND next_at <= ? "
+                    "AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_at",
+                    [at, at],
+                )
+            ]
 
     def overdue_followups(self, due_before: float) -> int:
         """How many scheduled checks fell due before `due_before` and still have not run."""
         with self._read_lock:
-            return self.reader.execute("SELECT count(*) FROM followups WHERE status = 'scheduled' AND next_at < ?",
-                                   [due_before]).fetchone()[0]
+            return self.reader.execute(
+                "SELECT count(*) FROM followups WHERE status = 'scheduled' AND next_at < ?", [due_before]
+            ).fetchone()[0]
 
     def claim_followup(self, followup_id: int, owner: str, at: float, lease_s: float) -> bool:
         """Take the check for `lease_s` seconds. Atomic: of several processes, exactly one gets it."""
@@ -407,7 +578,8 @@ class Store:
             cur = self.db.execute(
                 "UPDATE followups SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ? AND "
                 "status = 'scheduled' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)",
-                [owner, at + lease_s, now(), followup_id, at, at])
+                [owner, at + lease_s, now(), followup_id, at, at],
+            )
             return cur.rowcount == 1
 
     def followup(self, followup_id: int) -> dict | None:
@@ -415,30 +587,50 @@ class Store:
             rows = list(self.reader["followups"].rows_where("id = ?", [followup_id]))
         return rows[0] if rows else None
 
-    def record_check(self, followup_id: int, owner: str, verdict: str, detail: str, report: Report | None,
-                     next_at: float | None, announce: tuple[str, str | None, str] | None = None) -> int | bool:
+    def record_check(
+        self,
+        followup_id: int,
+        owner: str,
+        verdict: str,
+        detail: str,
+        report: Report | None,
+        next_at: float | None,
+        announce: tuple[str, str | None, str] | None = None,
+    ) -> int | bool:
         """Commit a check's outcome (before anyone announces it). `next_at` None ends the follow-up.
         `announce` (channel, thread, text) goes into the outbox in the same transaction: the outcome and its
         announcement are recorded together or not at all. Returns the outbox id (True when nothing is to be
         announced), or False when the lease was lost (another process took over): nothing was written."""
         with self._transaction("record_check"):
-            fu = self.db.execute("SELECT incident_id, job, lease_owner FROM followups WHERE id = ?",
-                                 [followup_id]).fetchone()
+            fu = self.db.execute(
+                "SELECT incident_id, job, lease_owner FROM followups WHERE id = ?", [followup_id]
+            ).fetchone()
             if fu is None or fu[2] != owner:
                 return False  # the lease was lost: nothing written
             done = next_at is None
             self.db.execute(
                 "UPDATE followups SET status = ?, verdict = ?, detail = ?, next_at = coalesce(?, next_at), "
                 "checks = checks + 1, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?",
-                ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id])
+                ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id],
+            )
             if report is not None:
-                self.db["diagnoses"].insert({"incident_id": fu[0], "kind": "followup", "job": fu[1],
-                                             "verdict": verdict, "report": json.dumps(report.to_json()), "at": now()})
+                self.db["diagnoses"].insert(
+                    {
+                        "incident_id": fu[0],
+                        "kind": "followup",
+                        "job": fu[1],
+                        "verdict": verdict,
+                        "report": json.dumps(report.to_json()),
+                        "at": now(),
+                    }
+                )
             if done:
                 status = {"gone": "resolved", "back": "recurred"}.get(verdict, "inconclusive")
-                self.db.execute("UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
-                                "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
-                                [status, now(), status, now(), fu[0]])
+                self.db.execute(
+                    "UPDATE incidents SET status = ?, updated_at = ?, resolved_at = CASE WHEN ? = "
+                    "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
+                    [status, now(), status, now(), fu[0]],
+                )
             if announce is not None:
                 return self.outbox_add(fu[0], *announce)
             return True
@@ -453,17 +645,29 @@ class Store:
         if not rows:
             return None
         r = rows[0]
-        return Incident(r["id"], r["channel"], r["message_ts"], r["thread_ts"], r["source"], r["status"],
-                        Report.model_validate_json(r["report"]), r["opened_by"], r.get("job"))
+        return Incident(
+            r["id"],
+            r["channel"],
+            r["message_ts"],
+            r["thread_ts"],
+            r["source"],
+            r["status"],
+            Report.model_validate_json(r["report"]),
+            r["opened_by"],
+            r.get("job"),
+        )
 
-    def record_action(self, incident_id: int, user_id: str, action: str, value: str = "",
-                      status: str | None = None) -> None:
+    def record_action(
+        self, incident_id: int, user_id: str, action: str, value: str = "", status: str | None = None
+    ) -> None:
         with self._transaction("record_action"):
-            self.db["actions"].insert({"incident_id": incident_id, "user_id": user_id, "action": action,
-                                       "value": value, "at": now()})
+            self.db["actions"].insert(
+                {"incident_id": incident_id, "user_id": user_id, "action": action, "value": value, "at": now()}
+            )
             if status:
-                self.db.execute("UPDATE incidents SET status = ?, updated_at = ? WHERE id = ?",
-                                [status, now(), incident_id])
+                self.db.execute(
+                    "UPDATE incidents SET status = ?, updated_at = ? WHERE id = ?", [status, now(), incident_id]
+                )
 
     def actions(self, incident_id: int) -> list[dict]:
         with self._read_lock:
@@ -472,10 +676,19 @@ class Store:
     def set_checklist(self, incident_id: int, checked_items: set[int], item_count: int, user_id: str) -> None:
         with self._transaction("set_checklist"):
             for item in range(item_count):
-                self.db["checklist"].upsert({"incident_id": incident_id, "item": item,
-                                             "checked": int(item in checked_items), "user_id": user_id,
-                                             "at": now()}, pk=("incident_id", "item"))
+                self.db["checklist"].upsert(
+                    {
+                        "incident_id": incident_id,
+                        "item": item,
+                        "checked": int(item in checked_items),
+                        "user_id": user_id,
+                        "at": now(),
+                    },
+                    pk=("incident_id", "item"),
+                )
 
     def checklist(self, incident_id: int) -> set[int]:
         with self._read_lock:
-            return {r["item"] for r in self.reader["checklist"].rows_where("incident_id = ? AND checked = 1", [incident_id])}
+            return {
+                r["item"] for r in self.reader["checklist"].rows_where("incident_id = ? AND checked = 1", [incident_id])
+            }

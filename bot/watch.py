@@ -36,18 +36,24 @@ class _BadInput(Exception):
 def add_cli(subparsers) -> argparse.ArgumentParser:
     """Register `watch` on an argparse subparsers object (the `denpex` command's)."""
     w = subparsers.add_parser(
-        "watch", help="follow a running job's growing logs and print alerts as they happen",
+        "watch",
+        help="follow a running job's growing logs and print alerts as they happen",
         description="Follow growing log files (and new log files in directories) and print, once each: a "
-                    "failure the library recognises, a checkpoint save that takes too long, a stall or slower "
-                    "steps, and the run's end. Exits 0 when the run completed, 1 when it failed, 2 on bad "
-                    "input, 130 on Ctrl-C. Thresholds come from [watch] in DENPEX_CONFIG.")
+        "failure the library recognises, a checkpoint save that takes too long, a stall or slower "
+        "steps, and the run's end. Exits 0 when the run completed, 1 when it failed, 2 on bad "
+        "input, 130 on Ctrl-C. Thresholds come from [watch] in DENPEX_CONFIG.",
+    )
     w.add_argument("paths", nargs="+", metavar="PATH", help="log files, or directories of logs")
     w.add_argument("--interval", help="how often the logs are read, e.g. 5s (default: [watch] interval)")
-    w.add_argument("--wait", default="0s",
-                   help="how long a PATH that does not exist yet may take to appear, e.g. 10m (default 0s)")
+    w.add_argument(
+        "--wait", default="0s", help="how long a PATH that does not exist yet may take to appear, e.g. 10m (default 0s)"
+    )
     w.add_argument("--json", action="store_true", help="one JSON object per alert and line")
-    w.add_argument("--state", metavar="FILE",
-                   help="resume from FILE (offsets, what was already said) and write the state to it after each poll")
+    w.add_argument(
+        "--state",
+        metavar="FILE",
+        help="resume from FILE (offsets, what was already said) and write the state to it after each poll",
+    )
     w.set_defaults(func=cmd_watch)
     return w
 
@@ -55,8 +61,12 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
 def cmd_watch(args: argparse.Namespace) -> int:
     try:
         config, wait, state = _inputs(args)
-        watcher = Watcher(args.paths, config.watch, signatures.cached_matcher(
-            [signatures.LIBRARY_DIR, *config.signatures.extra_dirs]), state=state)
+        watcher = Watcher(
+            args.paths,
+            config.watch,
+            signatures.cached_matcher([signatures.LIBRARY_DIR, *config.signatures.extra_dirs]),
+            state=state,
+        )
     except (_BadInput, ConfigError) as exc:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -70,9 +80,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
             seen |= set(args.paths) - set(missing)
             never = [p for p in missing if p not in seen]
             if never and started >= deadline:
-                print(f"denpex: {never[0]}: no such file or directory"
-                      + (f" (waited {args.wait})" if wait else " (--wait 10m waits for a log to appear)"),
-                      file=sys.stderr)
+                print(
+                    f"denpex: {never[0]}: no such file or directory"
+                    + (f" (waited {args.wait})" if wait else " (--wait 10m waits for a log to appear)"),
+                    file=sys.stderr,
+                )
                 return EXIT_BAD_INPUT
             for alert in watcher.poll():
                 _print(alert, args.json)

@@ -12,8 +12,8 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from bot.metrics import Metrics
 
@@ -26,11 +26,11 @@ class ShuttingDown(RuntimeError):
 
 @dataclass
 class Task:
-    name: str                                   # for the log: what is being diagnosed
+    name: str  # for the log: what is being diagnosed
     run: Callable[[], None]
     on_start: Callable[[], None] | None = None  # e.g. turn "queued" into "diagnosing" in Slack
-    key: str | None = None                      # the request it answers
-    message: tuple[str, str] | None = None      # (channel, ts) of the message it will turn into its answer
+    key: str | None = None  # the request it answers
+    message: tuple[str, str] | None = None  # (channel, ts) of the message it will turn into its answer
     queued_at: float = field(default_factory=time.monotonic)
 
 
@@ -43,8 +43,7 @@ class WorkQueue:
         self._active: list[Task] = []
         self._running = 0
         self._closed = False
-        self._threads = [threading.Thread(target=self._loop, name=f"{name}-{i}", daemon=True)
-                         for i in range(workers)]
+        self._threads = [threading.Thread(target=self._loop, name=f"{name}-{i}", daemon=True) for i in range(workers)]
         for t in self._threads:
             t.start()
 

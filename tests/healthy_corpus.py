@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 
-PG_NOT_DESTROYED = ("[W1130 13:10:11.000000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
-                    "destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call "
-                    "destroy_process_group to ensure that any pending NCCL operations have finished in this process. "
-                    "In rare cases this process can exit before this point and block the progress of another member of "
-                    "the process group. This constraint has always been present,  but this warning has only been added "
-                    "since PyTorch 2.4 (function operator())")
+PG_NOT_DESTROYED = (
+    "[W1130 13:10:11.000000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
+    "destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call "
+    "destroy_process_group to ensure that any pending NCCL operations have finished in this process. "
+    "In rare cases this process can exit before this point and block the progress of another member of "
+    "the process group. This constraint has always been present,  but this warning has only been added "
+    "since PyTorch 2.4 (function operator())"
+)
 
 
 def _nccl_init(rng: random.Random, ranks: int, prefix=lambda r: "") -> list[str]:
@@ -71,43 +73,67 @@ def deepspeed_fp16(rng: random.Random, ranks: int = 8, steps: int = 600) -> str:
     ]
     out += _nccl_init(rng, ranks, pre)
     for r in range(ranks):
-        out.append(f"[rank{r}]:[2026-11-30 12:00:05,{r:03d}] [INFO] [config.py:1000:print] fp16_enabled ................. True")
-        out.append(f"[rank{r}]:/usr/lib/python3.11/site-packages/torch/_utils.py:831: UserWarning: TypedStorage is "
-                   "deprecated. It will be removed in the future and UntypedStorage will be the only storage class.")
+        out.append(
+            f"[rank{r}]:[2026-11-30 12:00:05,{r:03d}] [INFO] [config.py:1000:print] fp16_enabled ................. True"
+        )
+        out.append(
+            f"[rank{r}]:/usr/lib/python3.11/site-packages/torch/_utils.py:831: UserWarning: TypedStorage is "
+            "deprecated. It will be removed in the future and UntypedStorage will be the only storage class."
+        )
     scale = 65536
     for step in range(1, steps + 1):
         t = f"2026-11-30 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d}"
         if step <= 6:
             for r in range(ranks):
-                out.append(f"[rank{r}]:[{t}] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank {r} "
-                           f"Skipping step. Attempted loss scale: {scale}, reducing to {scale // 2}")
+                out.append(
+                    f"[rank{r}]:[{t}] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank {r} "
+                    f"Skipping step. Attempted loss scale: {scale}, reducing to {scale // 2}"
+                )
             scale //= 2
             continue
         if step % 10 == 0:
-            out.append(f"[rank0]:[{t}] [INFO] [logging.py:96:log_dist] [Rank 0] step={step}, skipped=6, "
-                       f"lr=[{3e-4 * min(1, step / 100):.6e}], mom=[(0.9, 0.95)]")
-            out.append(f"[rank0]:[{t}] [INFO] [timer.py:260:stop] epoch=0/micro_step={step}/global_step={step}, "
-                       f"RunningAvgSamplesPerSec={rng.uniform(250, 260):.3f}, CurrSamplesPerSec={rng.uniform(250, 260):.3f}, "
-                       f"MemAllocated=14.2GB, MaxMemAllocated=41.7GB")
+            out.append(
+                f"[rank0]:[{t}] [INFO] [logging.py:96:log_dist] [Rank 0] step={step}, skipped=6, "
+                f"lr=[{3e-4 * min(1, step / 100):.6e}], mom=[(0.9, 0.95)]"
+            )
+            out.append(
+                f"[rank0]:[{t}] [INFO] [timer.py:260:stop] epoch=0/micro_step={step}/global_step={step}, "
+                f"RunningAvgSamplesPerSec={rng.uniform(250, 260):.3f}, CurrSamplesPerSec={rng.uniform(250, 260):.3f}, "
+                f"MemAllocated=14.2GB, MaxMemAllocated=41.7GB"
+            )
         for r in range(ranks):
-            out.append(f"[rank{r}]: step {step} loss {6.0 / (1 + step / 200) + rng.random() * 0.1:.4f} "
-                       f"grad_norm {rng.uniform(0.3, 1.5):.3f} loss_scale {scale}")
+            out.append(
+                f"[rank{r}]: step {step} loss {6.0 / (1 + step / 200) + rng.random() * 0.1:.4f} "
+                f"grad_norm {rng.uniform(0.3, 1.5):.3f} loss_scale {scale}"
+            )
         if step % 200 == 0:
-            out.append(f"[rank0]:[{t}] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step{step} "
-                       "is about to be saved!")
+            out.append(
+                f"[rank0]:[{t}] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step{step} "
+                "is about to be saved!"
+            )
             for r in range(ranks):
-                out.append(f"[rank{r}]:[{t}] [INFO] [logging.py:96:log_dist] [Rank {r}] Saving model checkpoint: "
-                           f"/ckpt/run7/global_step{step}/mp_rank_00_model_states.pt")
-                out.append(f"[rank{r}]:[{t}] [INFO] [torch_checkpoint_engine.py:21:save] [Torch] Saving "
-                           f"/ckpt/run7/global_step{step}/zero_pp_rank_{r}_mp_rank_00_optim_states.pt...")
-                out.append(f"[rank{r}]:[{t}] [INFO] [torch_checkpoint_engine.py:23:save] [Torch] Saved "
-                           f"/ckpt/run7/global_step{step}/zero_pp_rank_{r}_mp_rank_00_optim_states.pt.")
-            out.append(f"[rank0]:[{t}] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint "
-                       f"global_step{step} is ready now!")
+                out.append(
+                    f"[rank{r}]:[{t}] [INFO] [logging.py:96:log_dist] [Rank {r}] Saving model checkpoint: "
+                    f"/ckpt/run7/global_step{step}/mp_rank_00_model_states.pt"
+                )
+                out.append(
+                    f"[rank{r}]:[{t}] [INFO] [torch_checkpoint_engine.py:21:save] [Torch] Saving "
+                    f"/ckpt/run7/global_step{step}/zero_pp_rank_{r}_mp_rank_00_optim_states.pt..."
+                )
+                out.append(
+                    f"[rank{r}]:[{t}] [INFO] [torch_checkpoint_engine.py:23:save] [Torch] Saved "
+                    f"/ckpt/run7/global_step{step}/zero_pp_rank_{r}_mp_rank_00_optim_states.pt."
+                )
+            out.append(
+                f"[rank0]:[{t}] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint "
+                f"global_step{step} is ready now!"
+            )
     out += [f"[rank{r}]:{PG_NOT_DESTROYED}" for r in range(ranks)]
     out += _nccl_teardown(ranks, pre)
-    out.append("I1130 13:10:20.000000 4242 torch/distributed/elastic/agent/server/api.py:879] [default] worker group "
-               "successfully finished. Waiting 300 seconds for other agents to finish.")
+    out.append(
+        "I1130 13:10:20.000000 4242 torch/distributed/elastic/agent/server/api.py:879] [default] worker group "
+        "successfully finished. Waiting 300 seconds for other agents to finish."
+    )
     return "\n".join(out) + "\n"
 
 
@@ -133,9 +159,11 @@ def hf_trainer(rng: random.Random, steps: int = 12000) -> str:
         if step % 10 == 0:
             out.append(bar.lstrip("\r"))
             bar = ""
-            out.append(f"{{'loss': {4.0 / (1 + step / 300) + rng.random() * 0.05:.4f}, 'grad_norm': "
-                       f"{rng.uniform(0.5, 3):.4f}, 'learning_rate': {2e-5 * (1 - step / steps):.4e}, "
-                       f"'epoch': {step / steps:.2f}}}")
+            out.append(
+                f"{{'loss': {4.0 / (1 + step / 300) + rng.random() * 0.05:.4f}, 'grad_norm': "
+                f"{rng.uniform(0.5, 3):.4f}, 'learning_rate': {2e-5 * (1 - step / steps):.4e}, "
+                f"'epoch': {step / steps:.2f}}}"
+            )
         if step % 4000 == 0:
             out.append(f"Saving model checkpoint to out/checkpoint-{step}")
             out.append(f"Configuration saved in out/checkpoint-{step}/config.json")
@@ -154,18 +182,23 @@ def megatron_srun(rng: random.Random, nodes: int = 2, iters: int = 8000) -> str:
     out.append("0: > initializing torch distributed ...")
     out.append("0: WARNING: overriding default arguments for tokenizer_type:GPT2BPETokenizer")
     for it in range(10, iters + 1, 10):
-        out.append(f"0:  [2026-11-30 12:{it // 600 % 60:02d}:{it // 10 % 60:02d}] iteration {it:8d}/  500000 | "
-                   f"consumed samples: {it * 512:12d} | elapsed time per iteration (ms): {rng.uniform(900, 950):.1f} | "
-                   f"learning rate: {1.5e-4:.3E} | global batch size:   512 | lm loss: {7.0 / (1 + it / 500):.6E} | "
-                   f"loss scale: 1.0 | grad norm: {rng.uniform(0.2, 2.0):.3f} | number of skipped iterations:   0 | "
-                   "number of nan iterations:   0 |")
+        out.append(
+            f"0:  [2026-11-30 12:{it // 600 % 60:02d}:{it // 10 % 60:02d}] iteration {it:8d}/  500000 | "
+            f"consumed samples: {it * 512:12d} | elapsed time per iteration (ms): {rng.uniform(900, 950):.1f} | "
+            f"learning rate: {1.5e-4:.3E} | global batch size:   512 | lm loss: {7.0 / (1 + it / 500):.6E} | "
+            f"loss scale: 1.0 | grad norm: {rng.uniform(0.2, 2.0):.3f} | number of skipped iterations:   0 | "
+            "number of nan iterations:   0 |"
+        )
         if it % 500 == 0:
             out.append(f"0: saving checkpoint at iteration {it:7d} to /lustre/ckpt/gpt")
-            out.append(f"0:   successfully saved checkpoint from iteration {it:7d} to /lustre/ckpt/gpt "
-                       "[ t 1/1, p 1/1 ]")
+            out.append(
+                f"0:   successfully saved checkpoint from iteration {it:7d} to /lustre/ckpt/gpt [ t 1/1, p 1/1 ]"
+            )
         for r in rng.sample(range(1, ranks), 2):
-            out.append(f"{r}: [Rank {r}] (after {it} iterations) memory (MB) | allocated: 14211.5 | max allocated: "
-                       "41718.2 | reserved: 43210.0 | max reserved: 43210.0")
+            out.append(
+                f"{r}: [Rank {r}] (after {it} iterations) memory (MB) | allocated: 14211.5 | max allocated: "
+                "41718.2 | reserved: 43210.0 | max reserved: 43210.0"
+            )
     out += [f"{r}: {PG_NOT_DESTROYED}" for r in range(ranks)]
     out += _nccl_teardown(ranks, lambda r: f"{r}: ")
     return "\n".join(out) + "\n"
@@ -191,10 +224,14 @@ def lightning(rng: random.Random, epochs: int = 6, batches: int = 400) -> str:
     ]
     for epoch in range(epochs):
         for b in range(0, batches + 1, 2):
-            out.append(f"Epoch {epoch}: {b * 100 // batches:3d}%|{'█' * (b * 10 // batches):<10}| {b}/{batches} "
-                       f"[00:{b // 20:02d}<00:10, 19.{rng.randrange(10)}it/s, v_num=3, train_loss={3.0 / (1 + epoch + b / batches):.3f}]")
-        out.append(f"Epoch {epoch}, global step {(epoch + 1) * batches}: 'val_loss' reached {2.5 / (1 + epoch):.5f} "
-                   f"(best {2.5 / (1 + epoch):.5f}), saving model to 'ckpt/epoch={epoch}-step={(epoch + 1) * batches}.ckpt' as top 1")
+            out.append(
+                f"Epoch {epoch}: {b * 100 // batches:3d}%|{'█' * (b * 10 // batches):<10}| {b}/{batches} "
+                f"[00:{b // 20:02d}<00:10, 19.{rng.randrange(10)}it/s, v_num=3, train_loss={3.0 / (1 + epoch + b / batches):.3f}]"
+            )
+        out.append(
+            f"Epoch {epoch}, global step {(epoch + 1) * batches}: 'val_loss' reached {2.5 / (1 + epoch):.5f} "
+            f"(best {2.5 / (1 + epoch):.5f}), saving model to 'ckpt/epoch={epoch}-step={(epoch + 1) * batches}.ckpt' as top 1"
+        )
     out.append("`Trainer.fit` stopped: `max_epochs=6` reached.")
     return "\n".join(out) + "\n"
 
@@ -204,10 +241,14 @@ def apex_warmup(rng: random.Random, ranks: int = 4, steps: int = 3000) -> str:
     out = []
     for step in range(1, steps + 1):
         if step in (1, 2, 3, 5, 8):
-            out.append(f"[rank0]: Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to {2 ** (16 - step)}")
+            out.append(
+                f"[rank0]: Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to {2 ** (16 - step)}"
+            )
         r = step % ranks
-        out.append(f"[rank{r}]: 2026-11-30 12:00:{step % 60:02d},000 INFO train: step {step} loss {3 / (1 + step / 100):.4f} "
-                   f"| lr 1.0e-04 | grad_norm {rng.uniform(0.1, 1):.3f}")
+        out.append(
+            f"[rank{r}]: 2026-11-30 12:00:{step % 60:02d},000 INFO train: step {step} loss {3 / (1 + step / 100):.4f} "
+            f"| lr 1.0e-04 | grad_norm {rng.uniform(0.1, 1):.3f}"
+        )
     out.append("[rank0]: 2026-11-30 13:00:00,000 INFO train: finished 3000 steps, exit 0")
     out += [f"[rank{r}]: {PG_NOT_DESTROYED}" for r in range(ranks)]
     return "\n".join(out) + "\n"

@@ -14,4 +14,3 @@ def run(matcher, *logs: tuple[str, str | bytes]) -> Report:
     """Diagnose in-memory logs given as (name, text) pairs, as one job."""
     sources = [source_from_bytes(name, body if isinstance(body, bytes) else log(body)) for name, body in logs]
     return diagnose_sources(sources, matcher)
-

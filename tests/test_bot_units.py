@@ -5,17 +5,17 @@ import multiprocessing
 import sqlite3
 
 import pytest
+from conftest import CORPUS
 from slack_bolt import BoltRequest
 
 import signatures
 from bot.blockkit import problems
+from bot.diagnose import JOB_REF, looks_like_log_file
 from bot.redact import redact
 from bot.render import MessageState, diagnosis_message, evidence_file, notice_message, progress_message
-from bot.diagnose import JOB_REF, looks_like_log_file
 from bot.server import repair_form_body
 from bot.settings import SettingsError, load_settings
 from bot.store import MIGRATIONS, Store
-from conftest import CORPUS
 
 SECRETS = [
     ("export SLACK_BOT_TOKEN=xoxb-123456789012-abcdefghijkl", "xoxb-123456789012"),
@@ -34,8 +34,9 @@ def test_secrets_are_masked(text, secret):
     assert secret not in redact(text)
 
 
-@pytest.mark.parametrize("text", ["num_tokens=2048", "max_tokens: 4096 tokens/s 12000", "step 10 loss 0.5",
-                                  "--tokens 5"])
+@pytest.mark.parametrize(
+    "text", ["num_tokens=2048", "max_tokens: 4096 tokens/s 12000", "step 10 loss 0.5", "--tokens 5"]
+)
 def test_counts_are_not_secrets(text):
     assert redact(text) == text
 
@@ -56,24 +57,46 @@ def test_an_adversarial_report_still_fits():
     d = report.top
     evidence = d.evidence[0].model_copy(update={"text": "E" * 100_000, "context": ["c" * 5000] * 50})
     collateral = d.collateral[0].model_copy(update={"title": "X" * 3000, "ranks": list(range(4096))})
-    d = d.model_copy(update={
-        "title": "T" * 500, "summary": "S" * 10_000, "fix": "F```" * 3000, "checklist": ["C" * 400] * 15,
-        "verify": "V" * 5000, "first_seen": d.first_seen.model_copy(update={"source": "/" + "p" * 4000}),
-        "evidence": [evidence] * 30, "collateral": [collateral] * 30})
-    report = report.model_copy(update={"diagnoses": [d] + [d.model_copy(update={"signature": f"s.{i}"})
-                                                          for i in range(40)]})
+    d = d.model_copy(
+        update={
+            "title": "T" * 500,
+            "summary": "S" * 10_000,
+            "fix": "F```" * 3000,
+            "checklist": ["C" * 400] * 15,
+            "verify": "V" * 5000,
+            "first_seen": d.first_seen.model_copy(update={"source": "/" + "p" * 4000}),
+            "evidence": [evidence] * 30,
+            "collateral": [collateral] * 30,
+        }
+    )
+    report = report.model_copy(
+        update={"diagnoses": [d] + [d.model_copy(update={"signature": f"s.{i}"}) for i in range(40)]}
+    )
     many = [("U" + str(i), "t") for i in range(100)]
-    text, blocks = diagnosis_message(report, MessageState(1, "x" * 5000, acknowledged=many, not_this=many,
-                                                          notes=["n" * 5000] * 20))
+    text, blocks = diagnosis_message(
+        report, MessageState(1, "x" * 5000, acknowledged=many, not_this=many, notes=["n" * 5000] * 20)
+    )
     assert problems(blocks, text) == []
     assert len(blocks) <= 50
 
 
 def test_unrecognised_and_healthy_answers():
-    unrec = signatures.Report.model_validate({
-        "diagnoses": [], "unrecognised": [{"rank": 1, "lines": [{"source": "a", "line": 3, "text": "Boom"}]}],
-        "stats": {"bytes": 10, "lines": 3, "ranks": [1], "hosts": [], "sources": 1, "skipped": [], "completed": {},
-                  "seconds": 0.1}})
+    unrec = signatures.Report.model_validate(
+        {
+            "diagnoses": [],
+            "unrecognised": [{"rank": 1, "lines": [{"source": "a", "line": 3, "text": "Boom"}]}],
+            "stats": {
+                "bytes": 10,
+                "lines": 3,
+                "ranks": [1],
+                "hosts": [],
+                "sources": 1,
+                "skipped": [],
+                "completed": {},
+                "seconds": 0.1,
+            },
+        }
+    )
     text, blocks = diagnosis_message(unrec, MessageState(2, "a.log"))
     assert "Unrecognised" in text and problems(blocks, text) == []
     healthy = unrec.model_copy(update={"unrecognised": []})
@@ -83,8 +106,10 @@ def test_unrecognised_and_healthy_answers():
 
 def test_secrets_never_reach_a_message(tmp_path):
     log = tmp_path / "train.log"
-    log.write_text("[rank0]: launching with --wandb-api-key=abcdef0123456789abcdef0123456789\n"
-                   "[rank0]: RuntimeError: token xoxb-999999999999-zzzzzzzzzzzz rejected\n")
+    log.write_text(
+        "[rank0]: launching with --wandb-api-key=abcdef0123456789abcdef0123456789\n"
+        "[rank0]: RuntimeError: token xoxb-999999999999-zzzzzzzzzzzz rejected\n"
+    )
     report = signatures.diagnose([str(log)])
     text, blocks = diagnosis_message(report, MessageState(1, "train.log"))
     dumped = json.dumps(blocks) + text + evidence_file(report)
@@ -96,21 +121,33 @@ def test_progress_and_notice_messages_fit():
     assert problems(*reversed(notice_message("n" * 50_000))) == []
 
 
-@pytest.mark.parametrize("ref,is_job", [("812345", True), ("812345_7", True), ("prod/812345", True),
-                                        ("k8s/default/llama-pretrain", True), ("ray/raysubmit_AbC123", True),
-                                        ("RuntimeError: CUDA out of memory", False), ("[rank0]: x", False)])
+@pytest.mark.parametrize(
+    "ref,is_job",
+    [
+        ("812345", True),
+        ("812345_7", True),
+        ("prod/812345", True),
+        ("k8s/default/llama-pretrain", True),
+        ("ray/raysubmit_AbC123", True),
+        ("RuntimeError: CUDA out of memory", False),
+        ("[rank0]: x", False),
+    ],
+)
 def test_job_references(ref, is_job):
     assert bool(JOB_REF.match(ref)) == is_job
 
 
-@pytest.mark.parametrize("info,expected", [
-    ({"name": "train.log", "mimetype": "text/plain"}, True),
-    ({"name": "rank_logs.tar.gz", "mimetype": "application/gzip"}, True),
-    ({"name": "job.zip", "filetype": "zip"}, True),
-    ({"name": "slurm-812345.out", "filetype": "text"}, True),
-    ({"name": "screenshot.png", "mimetype": "image/png"}, False),
-    ({"name": "postmortem.pdf", "filetype": "pdf"}, False),
-])
+@pytest.mark.parametrize(
+    "info,expected",
+    [
+        ({"name": "train.log", "mimetype": "text/plain"}, True),
+        ({"name": "rank_logs.tar.gz", "mimetype": "application/gzip"}, True),
+        ({"name": "job.zip", "filetype": "zip"}, True),
+        ({"name": "slurm-812345.out", "filetype": "text"}, True),
+        ({"name": "screenshot.png", "mimetype": "image/png"}, False),
+        ({"name": "postmortem.pdf", "filetype": "pdf"}, False),
+    ],
+)
 def test_which_files_are_logs(info, expected):
     assert looks_like_log_file(info) == expected
 
@@ -151,16 +188,31 @@ def test_incident_actions_and_checklist(tmp_path):
     assert store.checklist(iid) == {0, 2}
 
 
-@pytest.mark.parametrize("env,message", [
-    ({}, "SLACK_BOT_TOKEN is not set"),
-    ({"SLACK_BOT_TOKEN": "xoxp-1"}, "SLACK_BOT_TOKEN does not look like a xoxb-"),
-    ({"SLACK_BOT_TOKEN": "xoxb-1"}, "SLACK_SIGNING_SECRET is not set"),
-    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_SLACK_API_URL": "ftp://x"}, "DENPEX_SLACK_API_URL"),
-    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_SLACK_API_URL": "http://slack.example.com/api/"},
-     "must use https"),
-    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_DB": "/nonexistent/dir/d.db"}, "DENPEX_DB"),
-    ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_CONFIG": "/nonexistent.toml"}, "DENPEX_CONFIG"),
-])
+@pytest.mark.parametrize(
+    "env,message",
+    [
+        ({}, "SLACK_BOT_TOKEN is not set"),
+        ({"SLACK_BOT_TOKEN": "xoxp-1"}, "SLACK_BOT_TOKEN does not look like a xoxb-"),
+        ({"SLACK_BOT_TOKEN": "xoxb-1"}, "SLACK_SIGNING_SECRET is not set"),
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_SLACK_API_URL": "ftp://x"},
+            "DENPEX_SLACK_API_URL",
+        ),
+        (
+            {
+                "SLACK_BOT_TOKEN": "xoxb-1",
+                "SLACK_SIGNING_SECRET": "s",
+                "DENPEX_SLACK_API_URL": "http://slack.example.com/api/",
+            },
+            "must use https",
+        ),
+        ({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_DB": "/nonexistent/dir/d.db"}, "DENPEX_DB"),
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DENPEX_CONFIG": "/nonexistent.toml"},
+            "DENPEX_CONFIG",
+        ),
+    ],
+)
 def test_bad_settings_name_the_setting(env, message):
     with pytest.raises(SettingsError, match=message):
         load_settings(http=True, env=env)
@@ -177,8 +229,9 @@ def test_form_body_with_the_word_payload_is_kept():
     assert request.body == {}  # what Bolt alone does with it
     repaired = repair_form_body(request)
     assert repaired.body["command"] == "/denpex" and "payload" in repaired.body["text"]
-    action = BoltRequest(body="payload=" + '{"type":"block_actions"}',
-                         headers={"content-type": ["application/x-www-form-urlencoded"]})
+    action = BoltRequest(
+        body="payload=" + '{"type":"block_actions"}', headers={"content-type": ["application/x-www-form-urlencoded"]}
+    )
     assert repair_form_body(action).body["type"] == "block_actions"
 
 
@@ -190,7 +243,7 @@ def test_a_lost_lease_writes_nothing_and_says_so(tmp_path):
     iid = store.open_incident("C1", "1.000", None, "x.log", "job:local/1", report, "U1", job="local/1")
     fid = store.schedule_followup(iid, "local/2", "U1", "", _time.time() - 1, 60, _time.time() + 600)
     assert store.claim_followup(fid, "a", _time.time(), 0.01)
-    _time.sleep(0.05)                      # a's lease runs out; b takes the check over
+    _time.sleep(0.05)  # a's lease runs out; b takes the check over
     assert store.claim_followup(fid, "b", _time.time(), 60)
     assert store.record_check(fid, "a", "gone", "late", None, None) is False
     assert store.followup(fid)["status"] == "scheduled"

@@ -4,8 +4,22 @@ import json
 
 from conftest import CORPUS, RULES_LIBRARY, run_denpex
 
-CONTRACT_DIAGNOSIS_KEYS = {"signature", "class", "title", "severity", "role", "initiating_rank", "host", "first_seen",
-                           "evidence", "values", "collateral", "fix", "checklist", "verify"}
+CONTRACT_DIAGNOSIS_KEYS = {
+    "signature",
+    "class",
+    "title",
+    "severity",
+    "role",
+    "initiating_rank",
+    "host",
+    "first_seen",
+    "evidence",
+    "values",
+    "collateral",
+    "fix",
+    "checklist",
+    "verify",
+}
 
 
 def test_json_report_keeps_the_contract():
@@ -33,15 +47,29 @@ def test_healthy_json_has_no_diagnoses():
 
 def test_text_report_has_every_part(tmp_path):
     log = tmp_path / "job.log"
-    log.write_text("[rank0]: step 1 loss 0.5\n[rank0]: Traceback (most recent call last):\n"
-                   '[rank0]:   File "t.py", line 3, in <module>\n[rank0]: BoomError: it broke\n'
-                   "[rank1]: collective timed out after 900 ms\n")
+    log.write_text(
+        "[rank0]: step 1 loss 0.5\n[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "t.py", line 3, in <module>\n[rank0]: BoomError: it broke\n'
+        "[rank1]: collective timed out after 900 ms\n"
+    )
     proc = run_denpex("diagnose", "--library", str(RULES_LIBRARY), str(log))
     out = proc.stdout.decode()
     assert proc.returncode == 0
-    for part in ["Fixture test.boom", "[high]", "The fixture exception fired: it broke.", "Started: rank 0",
-                 f"{log}:4", "Evidence:", 'File "t.py", line 3', "Knock-on failures", "1 rank (1)",
-                 "Fix:", "Confirm:", "[ ] one", "Verify: grep -n test <log>"]:
+    for part in [
+        "Fixture test.boom",
+        "[high]",
+        "The fixture exception fired: it broke.",
+        "Started: rank 0",
+        f"{log}:4",
+        "Evidence:",
+        'File "t.py", line 3',
+        "Knock-on failures",
+        "1 rank (1)",
+        "Fix:",
+        "Confirm:",
+        "[ ] one",
+        "Verify: grep -n test <log>",
+    ]:
         assert part in out, part
 
 
@@ -68,7 +96,9 @@ def test_signatures_list_show_test_lint():
 
 def test_signatures_test_fails_on_a_broken_case(tmp_path):
     src = (RULES_LIBRARY / "test.specific.toml").read_text()
-    (tmp_path / "test.specific.toml").write_text(src.replace("disk is full\n'''\n\n[[cases]]", "disk is fine\n'''\n\n[[cases]]", 1))
+    (tmp_path / "test.specific.toml").write_text(
+        src.replace("disk is full\n'''\n\n[[cases]]", "disk is fine\n'''\n\n[[cases]]", 1)
+    )
     proc = run_denpex("signatures", "--library", str(tmp_path), "test")
     assert proc.returncode == 1
     assert "FAIL  test.specific case 0 (match): did not fire" in proc.stdout.decode()

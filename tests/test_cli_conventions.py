@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def denpex(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args], cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_version_and_a_bare_denpex():
@@ -24,12 +25,18 @@ def test_diagnose_help_has_examples():
     assert "examples:" in denpex("diagnose", "--help").stdout
 
 
-@pytest.mark.parametrize("log,code", [
-    ("step 1 loss 2.0\nstep 2 loss 1.9\n", 0),
-    ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB. GPU 3 has a total "
-     "capacity of 79.10 GiB of which 1.2 GiB is free.\n", 1),
-    ("step 1 loss 2.0\n[rank1]: fatal: the frobnicator jammed, aborting\n", 3),
-])
+@pytest.mark.parametrize(
+    "log,code",
+    [
+        ("step 1 loss 2.0\nstep 2 loss 1.9\n", 0),
+        (
+            "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB. GPU 3 has a total "
+            "capacity of 79.10 GiB of which 1.2 GiB is free.\n",
+            1,
+        ),
+        ("step 1 loss 2.0\n[rank1]: fatal: the frobnicator jammed, aborting\n", 3),
+    ],
+)
 def test_exit_code_tells_healthy_diagnosed_and_unrecognised_apart(tmp_path, log, code):
     path = tmp_path / "train.log"
     path.write_text(log)

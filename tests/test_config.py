@@ -5,10 +5,10 @@ import shutil
 import tomllib
 
 import pytest
+from conftest import ROOT, RULES_LIBRARY, denpex_cmd
 from pydantic import BaseModel
 
 from bot.config import Config, ConfigError, load_config
-from conftest import RULES_LIBRARY, ROOT, denpex_cmd
 
 EXAMPLE = ROOT / "config" / "denpex.example.toml"
 

@@ -33,10 +33,10 @@ class Progress:
 
 
 def service(tmp_path: Path, config: dict | None = None, http: httpx.Client | None = None) -> Diagnoser:
-    settings = Settings("xoxb-test", None, None, "https://slack.com/api/", tmp_path / "d.db",
-                        Config.model_validate(config or {}))
-    return Diagnoser(settings, Store(settings.db_path), http or httpx.Client(), signatures.default_matcher(),
-                     Metrics())
+    settings = Settings(
+        "xoxb-test", None, None, "https://slack.com/api/", tmp_path / "d.db", Config.model_validate(config or {})
+    )
+    return Diagnoser(settings, Store(settings.db_path), http or httpx.Client(), signatures.default_matcher(), Metrics())
 
 
 def cluster(tmp_path: Path, allow: list[str]) -> dict:
@@ -44,15 +44,18 @@ def cluster(tmp_path: Path, allow: list[str]) -> dict:
     return {"clusters": {"hpc": {"kind": "paths", "templates": [str(tmp_path / "{job_id}.log")], "allow": allow}}}
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("diagnose", Refused(render.NOTHING_TO_DIAGNOSE)),
-    ("diagnose   ", Refused(render.NOTHING_TO_DIAGNOSE)),
-    ("diagnose 812345", JobAsked("812345")),
-    ("diagnose hpc/812345_7", JobAsked("hpc/812345_7")),
-    ("diagnose ; rm -rf /", Refused(render.not_a_paste("; rm -rf /"))),
-    ("diagnose ```" + OOM + "```", Paste(OOM.strip("\n"), [])),
-    ("diagnose " + "x" * 3990, Paste("x" * 3990, [render.PASTE_TRUNCATED])),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("diagnose", Refused(render.NOTHING_TO_DIAGNOSE)),
+        ("diagnose   ", Refused(render.NOTHING_TO_DIAGNOSE)),
+        ("diagnose 812345", JobAsked("812345")),
+        ("diagnose hpc/812345_7", JobAsked("hpc/812345_7")),
+        ("diagnose ; rm -rf /", Refused(render.not_a_paste("; rm -rf /"))),
+        ("diagnose ```" + OOM + "```", Paste(OOM.strip("\n"), [])),
+        ("diagnose " + "x" * 3990, Paste("x" * 3990, [render.PASTE_TRUNCATED])),
+    ],
+)
 def test_a_diagnose_command_is_read_without_slack(text, expected):
     if isinstance(expected, Refused):
         with pytest.raises(Refused) as refused:
@@ -62,14 +65,17 @@ def test_a_diagnose_command_is_read_without_slack(text, expected):
         assert read_diagnose_command(text) == expected
 
 
-@pytest.mark.parametrize("allow,user,groups,allowed", [
-    (["*"], "U1", {}, True),
-    (["U1"], "U1", {}, True),
-    (["U2"], "U1", {}, False),
-    (["S9"], "U1", {"S9": ["U1"]}, True),
-    (["S9"], "U1", {"S9": ["U2"]}, False),
-    ([], "U1", {}, False),
-])
+@pytest.mark.parametrize(
+    "allow,user,groups,allowed",
+    [
+        (["*"], "U1", {}, True),
+        (["U1"], "U1", {}, True),
+        (["U2"], "U1", {}, False),
+        (["S9"], "U1", {"S9": ["U1"]}, True),
+        (["S9"], "U1", {"S9": ["U2"]}, False),
+        ([], "U1", {}, False),
+    ],
+)
 def test_who_may_fetch_a_cluster(tmp_path, allow, user, groups, allowed):
     svc = service(tmp_path, cluster(tmp_path, allow))
     asked = []

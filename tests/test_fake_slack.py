@@ -12,14 +12,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
+from fake_slack import FakeSlack, SlackDriver, blockkit
+from fake_slack.blockkit import InvalidBlocks, assert_valid_blocks, assert_valid_view, validate_blocks, validate_view
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from slack_sdk.signature import SignatureVerifier
-
-from fake_slack import FakeSlack, SlackDriver
-from fake_slack import blockkit
-from fake_slack.blockkit import InvalidBlocks, assert_valid_blocks, assert_valid_view, validate_blocks, validate_view
 
 TS = re.compile(r"^\d{10}\.\d{6}$")
 
@@ -48,7 +46,13 @@ def section(text: str) -> dict:
 
 
 def button(action_id: str, text: str = "Go", value: str = "v", **kw) -> dict:
-    return {"type": "button", "action_id": action_id, "text": {"type": "plain_text", "text": text}, "value": value, **kw}
+    return {
+        "type": "button",
+        "action_id": action_id,
+        "text": {"type": "plain_text", "text": text},
+        "value": value,
+        **kw,
+    }
 
 
 def checkbox_options(n: int) -> list[dict]:
@@ -56,10 +60,21 @@ def checkbox_options(n: int) -> list[dict]:
 
 
 def modal(title: str = "Diagnose", **kw) -> dict:
-    return {"type": "modal", "callback_id": "diagnose", "title": {"type": "plain_text", "text": title},
-            "submit": {"type": "plain_text", "text": "Run"},
-            "blocks": [{"type": "input", "block_id": "job", "label": {"type": "plain_text", "text": "Job"},
-                        "element": {"type": "plain_text_input", "action_id": "job_id"}}], **kw}
+    return {
+        "type": "modal",
+        "callback_id": "diagnose",
+        "title": {"type": "plain_text", "text": title},
+        "submit": {"type": "plain_text", "text": "Run"},
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": "job",
+                "label": {"type": "plain_text", "text": "Job"},
+                "element": {"type": "plain_text_input", "action_id": "job_id"},
+            }
+        ],
+        **kw,
+    }
 
 
 # ----------------------------------------------------------------------------------------------
@@ -69,8 +84,16 @@ def modal(title: str = "Diagnose", **kw) -> dict:
 def test_auth_test_reports_the_bot(client, fake):
     r = client.auth_test()
     assert r.status_code == 200
-    assert r.data == {"ok": True, "url": "https://denpex-test.slack.com/", "team": "Denpex Test", "user": "denpex",
-                      "team_id": "T0001", "user_id": "U0BOT", "bot_id": "B0BOT", "is_enterprise_install": False}
+    assert r.data == {
+        "ok": True,
+        "url": "https://denpex-test.slack.com/",
+        "team": "Denpex Test",
+        "user": "denpex",
+        "team_id": "T0001",
+        "user_id": "U0BOT",
+        "bot_id": "B0BOT",
+        "is_enterprise_install": False,
+    }
     call = fake.calls_to("auth.test")[0]
     assert call.headers["Authorization"] == "Bearer xoxb-test-token"
 
@@ -122,8 +145,9 @@ def test_rate_limit_then_retry_handler_succeeds(fake, client):
     assert fake.messages("C123") == []
 
     fake.rate_limit("chat.postMessage", times=1, retry_after=1)
-    retrying = WebClient(token=fake.bot_token, base_url=fake.api_url,
-                         retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=2)])
+    retrying = WebClient(
+        token=fake.bot_token, base_url=fake.api_url, retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=2)]
+    )
     started = time.monotonic()
     r = retrying.chat_postMessage(channel="C123", text="second")
     assert r["ok"] and time.monotonic() - started >= 1
@@ -139,8 +163,7 @@ def test_post_message_threads_and_ts(client, fake):
     parent = client.chat_postMessage(channel="C123", text="diagnosing")
     assert parent["channel"] == "C123" and TS.match(parent["ts"])
     assert parent["message"]["text"] == "diagnosing" and parent["message"]["bot_id"] == "B0BOT"
-    reply = client.chat_postMessage(channel="C123", text="done", thread_ts=parent["ts"],
-                                    blocks=[section("*done*")])
+    reply = client.chat_postMessage(channel="C123", text="done", thread_ts=parent["ts"], blocks=[section("*done*")])
     assert float(reply["ts"]) > float(parent["ts"])
     assert reply["message"]["thread_ts"] == parent["ts"]
     assert reply["message"]["blocks"][0]["block_id"]  # Slack fills block_id in
@@ -153,20 +176,24 @@ def test_post_message_threads_and_ts(client, fake):
     assert replies["has_more"] is False
     page = client.conversations_replies(channel="C123", ts=parent["ts"], limit=1)
     assert page["has_more"] and page["response_metadata"]["next_cursor"]
-    rest = client.conversations_replies(channel="C123", ts=parent["ts"], limit=1,
-                                        cursor=page["response_metadata"]["next_cursor"])
+    rest = client.conversations_replies(
+        channel="C123", ts=parent["ts"], limit=1, cursor=page["response_metadata"]["next_cursor"]
+    )
     assert [m["ts"] for m in rest["messages"]] == [reply["ts"]]
 
 
 @pytest.mark.filterwarnings("ignore:The top-level `text` argument is missing")
-@pytest.mark.parametrize("kwargs, error", [
-    ({"channel": "C999", "text": "x"}, "channel_not_found"),
-    ({"channel": "C123"}, "no_text"),
-    ({"channel": "C123", "text": ""}, "no_text"),
-    ({"channel": "C123", "text": "x" * 40_001}, "msg_too_long"),
-    ({"channel": "C123", "text": "x", "thread_ts": "0"}, "invalid_thread_ts"),
-    ({"channel": "C123", "text": "x", "thread_ts": "1700000000.000100"}, "thread_not_found"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"channel": "C999", "text": "x"}, "channel_not_found"),
+        ({"channel": "C123"}, "no_text"),
+        ({"channel": "C123", "text": ""}, "no_text"),
+        ({"channel": "C123", "text": "x" * 40_001}, "msg_too_long"),
+        ({"channel": "C123", "text": "x", "thread_ts": "0"}, "invalid_thread_ts"),
+        ({"channel": "C123", "text": "x", "thread_ts": "1700000000.000100"}, "thread_not_found"),
+    ],
+)
 def test_post_message_refusals(client, fake, kwargs, error):
     with pytest.raises(SlackApiError) as e:
         client.chat_postMessage(**kwargs)
@@ -176,11 +203,17 @@ def test_post_message_refusals(client, fake, kwargs, error):
 
 def test_blocks_must_be_a_json_array(fake):
     for blocks in ("not json", '{"type": "divider"}'):
-        r = httpx.post(fake.api_url + "chat.postMessage", headers={"Authorization": f"Bearer {fake.bot_token}"},
-                       data={"channel": "C123", "text": "x", "blocks": blocks})
+        r = httpx.post(
+            fake.api_url + "chat.postMessage",
+            headers={"Authorization": f"Bearer {fake.bot_token}"},
+            data={"channel": "C123", "text": "x", "blocks": blocks},
+        )
         assert r.status_code == 200 and r.json()["error"] == "invalid_blocks_format"
-    r = httpx.post(fake.api_url + "chat.postMessage", headers={"Authorization": f"Bearer {fake.bot_token}"},
-                   data={"channel": "C123", "text": "x", "blocks": json.dumps([{"type": "divider"}])})
+    r = httpx.post(
+        fake.api_url + "chat.postMessage",
+        headers={"Authorization": f"Bearer {fake.bot_token}"},
+        data={"channel": "C123", "text": "x", "blocks": json.dumps([{"type": "divider"}])},
+    )
     assert r.json()["ok"] is True
 
 
@@ -196,7 +229,8 @@ def test_too_long_header_is_invalid_blocks_with_slacks_reason(client, fake):
         client.chat_postMessage(channel="C123", text="x", blocks=[header("h" * 151)])
     assert slack_error(e)["error"] == "invalid_blocks"
     assert slack_error(e)["response_metadata"]["messages"] == [
-        "[ERROR] must be less than 151 characters [json-pointer:/blocks/0/text/text]"]
+        "[ERROR] must be less than 151 characters [json-pointer:/blocks/0/text/text]"
+    ]
     client.chat_postMessage(channel="C123", text="x", blocks=[header("h" * 150)])
 
 
@@ -204,7 +238,8 @@ def test_51_blocks_are_refused_50_accepted(client):
     with pytest.raises(SlackApiError) as e:
         client.chat_postMessage(channel="C123", text="x", blocks=[{"type": "divider"}] * 51)
     assert slack_error(e)["response_metadata"]["messages"] == [
-        "[ERROR] no more than 50 items allowed [json-pointer:/blocks]"]
+        "[ERROR] no more than 50 items allowed [json-pointer:/blocks]"
+    ]
     assert client.chat_postMessage(channel="C123", text="x", blocks=[{"type": "divider"}] * 50)["ok"]
 
 
@@ -213,12 +248,19 @@ def test_duplicate_action_id_is_refused(client):
     with pytest.raises(SlackApiError) as e:
         client.chat_postMessage(channel="C123", text="x", blocks=blocks)
     assert slack_error(e)["error"] == "invalid_blocks"
-    assert slack_error(e)["errors"] == ['`action_id` "rerun" already exists [json-pointer:/blocks/0/elements/1/action_id]']
+    assert slack_error(e)["errors"] == [
+        '`action_id` "rerun" already exists [json-pointer:/blocks/0/elements/1/action_id]'
+    ]
 
 
 def test_eleven_checkbox_options_are_refused(client):
-    blocks = [{"type": "section", "text": {"type": "mrkdwn", "text": "pick"},
-               "accessory": {"type": "checkboxes", "action_id": "pick", "options": checkbox_options(11)}}]
+    blocks = [
+        {
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": "pick"},
+            "accessory": {"type": "checkboxes", "action_id": "pick", "options": checkbox_options(11)},
+        }
+    ]
     with pytest.raises(SlackApiError) as e:
         client.chat_postMessage(channel="C123", text="x", blocks=blocks)
     assert slack_error(e)["errors"] == ["no more than 10 items allowed [json-pointer:/blocks/0/accessory/options]"]
@@ -234,10 +276,13 @@ def test_chat_update_replaces_in_place(client, fake):
     assert msgs[0]["blocks"][0]["text"]["text"] == "*finished*" and msgs[0]["edited"]["user"] == "U0BOT"
 
 
-@pytest.mark.parametrize("channel, ts, error", [
-    ("C123", "1700000000.000100", "message_not_found"),
-    ("C999", None, "channel_not_found"),
-])
+@pytest.mark.parametrize(
+    "channel, ts, error",
+    [
+        ("C123", "1700000000.000100", "message_not_found"),
+        ("C999", None, "channel_not_found"),
+    ],
+)
 def test_chat_update_refusals(client, fake, channel, ts, error):
     posted = client.chat_postMessage(channel="C123", text="x")
     with pytest.raises(SlackApiError) as e:
@@ -262,17 +307,20 @@ def test_post_ephemeral_and_permalink(client, fake):
     parent = client.chat_postMessage(channel="C123", text="p")
     reply = client.chat_postMessage(channel="C123", text="r", thread_ts=parent["ts"])
     link = client.chat_getPermalink(channel="C123", message_ts=reply["ts"])["permalink"]
-    assert link == (f"https://denpex-test.slack.com/archives/C123/p{reply['ts'].replace('.', '')}"
-                    f"?thread_ts={parent['ts']}&cid=C123")
+    assert link == (
+        f"https://denpex-test.slack.com/archives/C123/p{reply['ts'].replace('.', '')}?thread_ts={parent['ts']}&cid=C123"
+    )
 
 
 def test_reactions(client, fake):
     msg = fake.add_message("C123", "logs attached")
     assert client.reactions_add(channel="C123", timestamp=msg["ts"], name="eyes")["ok"]
     assert fake.message("C123", msg["ts"])["reactions"] == [{"name": "eyes", "users": ["U0BOT"], "count": 1}]
-    for kwargs, error in [({"timestamp": msg["ts"], "name": "eyes"}, "already_reacted"),
-                          ({"timestamp": "1700000000.000100", "name": "eyes"}, "message_not_found"),
-                          ({"timestamp": msg["ts"], "name": ":eyes:"}, "invalid_name")]:
+    for kwargs, error in [
+        ({"timestamp": msg["ts"], "name": "eyes"}, "already_reacted"),
+        ({"timestamp": "1700000000.000100", "name": "eyes"}, "message_not_found"),
+        ({"timestamp": msg["ts"], "name": ":eyes:"}, "invalid_name"),
+    ]:
         with pytest.raises(SlackApiError) as e:
             client.reactions_add(channel="C123", **kwargs)
         assert slack_error(e)["error"] == error
@@ -282,47 +330,108 @@ def test_reactions(client, fake):
 # Block Kit, directly
 
 
-@pytest.mark.parametrize("blocks, reason", [
-    ([{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}],
-     "must be less than 3001 characters [json-pointer:/blocks/0/text/text]"),
-    ([{"type": "section", "fields": [{"type": "mrkdwn", "text": "f"}] * 11}],
-     "no more than 10 items allowed [json-pointer:/blocks/0/fields]"),
-    ([{"type": "section", "fields": [{"type": "mrkdwn", "text": "f" * 2001}]}],
-     "must be less than 2001 characters [json-pointer:/blocks/0/fields/0/text]"),
-    ([{"type": "context", "elements": [{"type": "mrkdwn", "text": "c"}] * 11}],
-     "no more than 10 items allowed [json-pointer:/blocks/0/elements]"),
-    ([{"type": "actions", "elements": [button(f"b{i}") for i in range(26)]}],
-     "no more than 25 items allowed [json-pointer:/blocks/0/elements]"),
-    ([{"type": "actions", "elements": [button("b", text="t" * 76)]}],
-     "must be less than 76 characters [json-pointer:/blocks/0/elements/0/text/text]"),
-    ([{"type": "actions", "elements": [button("b", value="v" * 2001)]}],
-     "must be less than 2001 characters [json-pointer:/blocks/0/elements/0/value]"),
-    ([{"type": "actions", "elements": [button("b", url="https://x/" + "u" * 3000)]}],
-     "must be less than 3001 characters [json-pointer:/blocks/0/elements/0/url]"),
-    ([{"type": "actions", "elements": [button("b", style="warning")]}],
-     "must be a valid enum value [json-pointer:/blocks/0/elements/0/style]"),
-    ([{"type": "actions", "elements": [button("a" * 256)]}],
-     "must be less than 256 characters [json-pointer:/blocks/0/elements/0/action_id]"),
-    ([{"type": "header", "text": {"type": "mrkdwn", "text": "h"}}],
-     "must be a valid enum value [json-pointer:/blocks/0/text/type]"),
-    ([{"type": "section", "text": {"type": "mrkdwn", "text": ""}}],
-     "must be more than 0 characters [json-pointer:/blocks/0/text/text]"),
-    ([{"type": "divider", "block_id": "b" * 256}], "must be less than 256 characters [json-pointer:/blocks/0/block_id]"),
-    ([{"type": "divider", "block_id": "d"}, {"type": "divider", "block_id": "d"}],
-     '`block_id` "d" already exists [json-pointer:/blocks/1/block_id]'),
-    ([{"type": "table", "rows": []}], "failed to match all allowed schemas [json-pointer:/blocks/0]"),
-    ([{"type": "divider", "color": "red"}], "invalid additional property: color [json-pointer:/blocks/0]"),
-    ([{"type": "actions", "elements": [{"type": "checkboxes", "action_id": "c", "options": checkbox_options(2),
-                                        "initial_options": checkbox_options(3)[2:]}]}],
-     "must exactly match one of the options [json-pointer:/blocks/0/elements/0/initial_options/0]"),
-    ([{"type": "actions", "elements": [{"type": "checkboxes", "action_id": "c",
-                                        "options": [{"text": {"type": "mrkdwn", "text": "o"}, "value": "v" * 151}]}]}],
-     "must be less than 151 characters [json-pointer:/blocks/0/elements/0/options/0/value]"),
-    ([{"type": "actions", "elements": [{"type": "checkboxes", "action_id": "c", "options": []}]}],
-     "must provide at least 1 item [json-pointer:/blocks/0/elements/0/options]"),
-    ([{"type": "actions", "elements": [{"type": "plain_text_input", "action_id": "t"}]}],
-     "failed to match all allowed schemas [json-pointer:/blocks/0/elements/0]"),
-])
+@pytest.mark.parametrize(
+    "blocks, reason",
+    [
+        (
+            [{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}],
+            "must be less than 3001 characters [json-pointer:/blocks/0/text/text]",
+        ),
+        (
+            [{"type": "section", "fields": [{"type": "mrkdwn", "text": "f"}] * 11}],
+            "no more than 10 items allowed [json-pointer:/blocks/0/fields]",
+        ),
+        (
+            [{"type": "section", "fields": [{"type": "mrkdwn", "text": "f" * 2001}]}],
+            "must be less than 2001 characters [json-pointer:/blocks/0/fields/0/text]",
+        ),
+        (
+            [{"type": "context", "elements": [{"type": "mrkdwn", "text": "c"}] * 11}],
+            "no more than 10 items allowed [json-pointer:/blocks/0/elements]",
+        ),
+        (
+            [{"type": "actions", "elements": [button(f"b{i}") for i in range(26)]}],
+            "no more than 25 items allowed [json-pointer:/blocks/0/elements]",
+        ),
+        (
+            [{"type": "actions", "elements": [button("b", text="t" * 76)]}],
+            "must be less than 76 characters [json-pointer:/blocks/0/elements/0/text/text]",
+        ),
+        (
+            [{"type": "actions", "elements": [button("b", value="v" * 2001)]}],
+            "must be less than 2001 characters [json-pointer:/blocks/0/elements/0/value]",
+        ),
+        (
+            [{"type": "actions", "elements": [button("b", url="https://x/" + "u" * 3000)]}],
+            "must be less than 3001 characters [json-pointer:/blocks/0/elements/0/url]",
+        ),
+        (
+            [{"type": "actions", "elements": [button("b", style="warning")]}],
+            "must be a valid enum value [json-pointer:/blocks/0/elements/0/style]",
+        ),
+        (
+            [{"type": "actions", "elements": [button("a" * 256)]}],
+            "must be less than 256 characters [json-pointer:/blocks/0/elements/0/action_id]",
+        ),
+        (
+            [{"type": "header", "text": {"type": "mrkdwn", "text": "h"}}],
+            "must be a valid enum value [json-pointer:/blocks/0/text/type]",
+        ),
+        (
+            [{"type": "section", "text": {"type": "mrkdwn", "text": ""}}],
+            "must be more than 0 characters [json-pointer:/blocks/0/text/text]",
+        ),
+        (
+            [{"type": "divider", "block_id": "b" * 256}],
+            "must be less than 256 characters [json-pointer:/blocks/0/block_id]",
+        ),
+        (
+            [{"type": "divider", "block_id": "d"}, {"type": "divider", "block_id": "d"}],
+            '`block_id` "d" already exists [json-pointer:/blocks/1/block_id]',
+        ),
+        ([{"type": "table", "rows": []}], "failed to match all allowed schemas [json-pointer:/blocks/0]"),
+        ([{"type": "divider", "color": "red"}], "invalid additional property: color [json-pointer:/blocks/0]"),
+        (
+            [
+                {
+                    "type": "actions",
+                    "elements": [
+                        {
+                            "type": "checkboxes",
+                            "action_id": "c",
+                            "options": checkbox_options(2),
+                            "initial_options": checkbox_options(3)[2:],
+                        }
+                    ],
+                }
+            ],
+            "must exactly match one of the options [json-pointer:/blocks/0/elements/0/initial_options/0]",
+        ),
+        (
+            [
+                {
+                    "type": "actions",
+                    "elements": [
+                        {
+                            "type": "checkboxes",
+                            "action_id": "c",
+                            "options": [{"text": {"type": "mrkdwn", "text": "o"}, "value": "v" * 151}],
+                        }
+                    ],
+                }
+            ],
+            "must be less than 151 characters [json-pointer:/blocks/0/elements/0/options/0/value]",
+        ),
+        (
+            [{"type": "actions", "elements": [{"type": "checkboxes", "action_id": "c", "options": []}]}],
+            "must provide at least 1 item [json-pointer:/blocks/0/elements/0/options]",
+        ),
+        (
+            [{"type": "actions", "elements": [{"type": "plain_text_input", "action_id": "t"}]}],
+            "failed to match all allowed schemas [json-pointer:/blocks/0/elements/0]",
+        ),
+    ],
+)
 def test_block_kit_limits(blocks, reason):
     assert reason in validate_blocks(blocks)
 
@@ -330,20 +439,42 @@ def test_block_kit_limits(blocks, reason):
 def test_a_realistic_report_is_valid_and_assert_helper_raises():
     blocks = [
         header("cuda.oom on rank 3"),
-        {"type": "section", "text": {"type": "mrkdwn", "text": "*Tried to allocate* 8.00 GiB"},
-         "fields": [{"type": "mrkdwn", "text": f"*k{i}*\nv"} for i in range(10)],
-         "accessory": button("details", "Details", "812345")},
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": "rank 3 · gpu-node-00"},
-                                         {"type": "image", "image_url": "https://x/i.png", "alt_text": "i"}]},
+        {
+            "type": "section",
+            "text": {"type": "mrkdwn", "text": "*Tried to allocate* 8.00 GiB"},
+            "fields": [{"type": "mrkdwn", "text": f"*k{i}*\nv"} for i in range(10)],
+            "accessory": button("details", "Details", "812345"),
+        },
+        {
+            "type": "context",
+            "elements": [
+                {"type": "mrkdwn", "text": "rank 3 · gpu-node-00"},
+                {"type": "image", "image_url": "https://x/i.png", "alt_text": "i"},
+            ],
+        },
         {"type": "divider"},
-        {"type": "rich_text", "elements": [{"type": "rich_text_preformatted",
-                                            "elements": [{"type": "text", "text": "Traceback..."}]}]},
-        {"type": "actions", "elements": [
-            button("rerun", "Re-run", "812345", style="primary"),
-            {"type": "checkboxes", "action_id": "ranks", "options": checkbox_options(10),
-             "initial_options": checkbox_options(10)[:2]},
-            {"type": "static_select", "action_id": "sev", "placeholder": {"type": "plain_text", "text": "Severity"},
-             "options": checkbox_options(3)}]},
+        {
+            "type": "rich_text",
+            "elements": [{"type": "rich_text_preformatted", "elements": [{"type": "text", "text": "Traceback..."}]}],
+        },
+        {
+            "type": "actions",
+            "elements": [
+                button("rerun", "Re-run", "812345", style="primary"),
+                {
+                    "type": "checkboxes",
+                    "action_id": "ranks",
+                    "options": checkbox_options(10),
+                    "initial_options": checkbox_options(10)[:2],
+                },
+                {
+                    "type": "static_select",
+                    "action_id": "sev",
+                    "placeholder": {"type": "plain_text", "text": "Severity"},
+                    "options": checkbox_options(3),
+                },
+            ],
+        },
         {"type": "image", "image_url": "https://x/plot.png", "alt_text": "loss curve"},
     ]
     assert validate_blocks(blocks) == []
@@ -387,7 +518,8 @@ def test_views_open_update_push_publish(client, fake):
     with pytest.raises(SlackApiError) as e:
         client.views_open(trigger_id=fake.issue_trigger(), view=modal("t" * 25))
     assert slack_error(e)["response_metadata"]["messages"] == [
-        "[ERROR] must be less than 25 characters [json-pointer:/view/title/text]"]
+        "[ERROR] must be less than 25 characters [json-pointer:/view/title/text]"
+    ]
 
     updated = client.views_update(view_id=opened["id"], hash=opened["hash"], view=modal("Running"))["view"]
     assert updated["title"]["text"] == "Running" and updated["hash"] != opened["hash"]
@@ -465,8 +597,9 @@ def test_a_150_mb_file_is_streamed_from_disk(fake, tmp_path):
     try:
         f = fake.add_file("C123", "huge.log", path)
         digest = hashlib.sha256()
-        with httpx.stream("GET", f["url_private_download"], headers={"Authorization": f"Bearer {fake.bot_token}"},
-                          timeout=30) as r:
+        with httpx.stream(
+            "GET", f["url_private_download"], headers={"Authorization": f"Bearer {fake.bot_token}"}, timeout=30
+        ) as r:
             assert r.status_code == 200 and int(r.headers["Content-Length"]) == size
             for chunk in r.iter_raw(1 << 20):
                 digest.update(chunk)
@@ -483,12 +616,20 @@ def test_a_150_mb_file_is_streamed_from_disk(fake, tmp_path):
 
 def test_upload_flow_end_to_end_with_files_upload_v2(client, fake):
     parent = client.chat_postMessage(channel="C123", text="diagnosis")
-    r = client.files_upload_v2(channel="C123", thread_ts=parent["ts"], content="rank 3: OOM\n",
-                               filename="report.txt", title="Report", initial_comment="full report")
+    r = client.files_upload_v2(
+        channel="C123",
+        thread_ts=parent["ts"],
+        content="rank 3: OOM\n",
+        filename="report.txt",
+        title="Report",
+        initial_comment="full report",
+    )
     file_id = r["file"]["id"]
-    assert [c.method for c in fake.calls if c.method in ("files.getUploadURLExternal", "upload",
-                                                         "files.completeUploadExternal")] == [
-        "files.getUploadURLExternal", "upload", "files.completeUploadExternal"]
+    assert [
+        c.method
+        for c in fake.calls
+        if c.method in ("files.getUploadURLExternal", "upload", "files.completeUploadExternal")
+    ] == ["files.getUploadURLExternal", "upload", "files.completeUploadExternal"]
     thread = fake.thread("C123", parent["ts"])
     assert thread[1]["text"] == "full report" and thread[1]["files"][0]["id"] == file_id
     info = client.files_info(file=file_id)["file"]
@@ -496,8 +637,9 @@ def test_upload_flow_end_to_end_with_files_upload_v2(client, fake):
     assert info["shares"]["public"]["C123"][0]["thread_ts"] == parent["ts"]
     got = httpx.get(info["url_private_download"], headers={"Authorization": f"Bearer {fake.bot_token}"})
     assert got.content == b"rank 3: OOM\n"
-    assert fake.uploads() == [{"id": file_id, "name": "report.txt", "declared_length": 12, "size": 12,
-                               "uploaded": True, "completed": True}]
+    assert fake.uploads() == [
+        {"id": file_id, "name": "report.txt", "declared_length": 12, "size": 12, "uploaded": True, "completed": True}
+    ]
 
 
 def test_upload_flow_by_hand_multipart_and_refusals(client, fake):
@@ -568,8 +710,7 @@ class _BoltServer:
 def bolt(fake):
     from slack_bolt import App
 
-    app = App(signing_secret=fake.signing_secret,
-              client=WebClient(token=fake.bot_token, base_url=fake.api_url))
+    app = App(signing_secret=fake.signing_secret, client=WebClient(token=fake.bot_token, base_url=fake.api_url))
     seen: list = []
 
     @app.event("app_mention")
@@ -653,8 +794,21 @@ def test_command_response_url_modal_and_submission(bolt, fake):
     r = driver.command("812345")
     assert r.status_code == 200
     fields = driver.last.payload
-    assert set(fields) == {"token", "team_id", "team_domain", "channel_id", "channel_name", "user_id", "user_name",
-                           "command", "text", "api_app_id", "is_enterprise_install", "response_url", "trigger_id"}
+    assert set(fields) == {
+        "token",
+        "team_id",
+        "team_domain",
+        "channel_id",
+        "channel_name",
+        "user_id",
+        "user_name",
+        "command",
+        "text",
+        "api_app_id",
+        "is_enterprise_install",
+        "response_url",
+        "trigger_id",
+    }
     assert fields["response_url"].startswith(fake.url)
     fake.wait_for(lambda: fake.response_url_posts() and fake.open_view("U123", "diagnose"), timeout=5)
     assert fake.response_url_posts()[0].args["text"] == "diagnosing 812345"
@@ -672,15 +826,22 @@ def test_command_response_url_modal_and_submission(bolt, fake):
 
 def test_block_action_on_a_real_message(bolt, fake, client):
     driver, seen = bolt
-    posted = client.chat_postMessage(channel="C123", text="failed", blocks=[
-        section("cuda.oom"), {"type": "actions", "elements": [button("rerun", "Re-run", "812345")]}])
+    posted = client.chat_postMessage(
+        channel="C123",
+        text="failed",
+        blocks=[section("cuda.oom"), {"type": "actions", "elements": [button("rerun", "Re-run", "812345")]}],
+    )
     r = driver.block_action("rerun", message_ts=posted["ts"], channel="C123")
     assert r.status_code == 200
     payload = driver.last.payload
     assert payload["actions"][0]["value"] == "812345"
     assert payload["actions"][0]["block_id"] == posted["message"]["blocks"][1]["block_id"]
-    assert payload["container"] == {"type": "message", "message_ts": posted["ts"], "channel_id": "C123",
-                                     "is_ephemeral": False}
+    assert payload["container"] == {
+        "type": "message",
+        "message_ts": posted["ts"],
+        "channel_id": "C123",
+        "is_ephemeral": False,
+    }
     fake.wait_for(lambda: fake.message("C123", posted["ts"])["text"] == "re-running", timeout=5)
     with pytest.raises(LookupError):
         driver.block_action("delete_everything", message_ts=posted["ts"], channel="C123")

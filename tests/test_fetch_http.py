@@ -4,14 +4,27 @@ from __future__ import annotations
 
 import pickle
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import httpx
 import pytest
 
-from bot.fetch import (CannotConnect, FetchError, FetchTimeout, InvalidJobId, LogMissing, NotConfigured, NotFound,
-                       Pending, PermissionDenied, RateLimited, UnknownCluster, UnknownJob, Unreachable)
+from bot.fetch import (
+    CannotConnect,
+    FetchError,
+    FetchTimeout,
+    InvalidJobId,
+    LogMissing,
+    NotConfigured,
+    NotFound,
+    Pending,
+    PermissionDenied,
+    RateLimited,
+    UnknownCluster,
+    UnknownJob,
+    Unreachable,
+)
 from bot.fetch.base import Budget
 from bot.fetch.http import JsonApi, bearer, error_detail
 
@@ -30,21 +43,26 @@ def answer(code: int, **kw):
 def failure(exc_type):
     def handler(request):
         raise exc_type("it went wrong", request=request)
+
     return handler
 
 
 # ---------------------------------------------------------------------------------------------- statuses
 
-@pytest.mark.parametrize("code,cls,kind", [
-    (401, PermissionDenied, "permission"),
-    (403, PermissionDenied, "permission"),
-    (404, NotFound, "unknown_job"),
-    (429, RateLimited, "unreachable"),
-    (500, Unreachable, "unreachable"),
-    (502, Unreachable, "unreachable"),
-    (503, Unreachable, "unreachable"),
-    (418, Unreachable, "unreachable"),
-])
+
+@pytest.mark.parametrize(
+    "code,cls,kind",
+    [
+        (401, PermissionDenied, "permission"),
+        (403, PermissionDenied, "permission"),
+        (404, NotFound, "unknown_job"),
+        (429, RateLimited, "unreachable"),
+        (500, Unreachable, "unreachable"),
+        (502, Unreachable, "unreachable"),
+        (503, Unreachable, "unreachable"),
+        (418, Unreachable, "unreachable"),
+    ],
+)
 def test_each_status_class_maps_to_its_error(code, cls, kind):
     api = api_for(answer(code, json={"message": "the server's own words"}))
     with pytest.raises(cls) as err:
@@ -96,7 +114,7 @@ def test_rate_limited_says_what_retry_after_asked(header, wait):
 
 
 def test_rate_limited_with_an_http_date():
-    when = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=120), usegmt=True)
+    when = format_datetime(datetime.now(UTC) + timedelta(seconds=120), usegmt=True)
     api = api_for(answer(429, headers={"Retry-After": when}))
     with pytest.raises(RateLimited) as err:
         api.get_json("/x", what="reading x")
@@ -113,15 +131,19 @@ def test_request_returns_any_status_for_the_caller_to_judge():
 
 # ---------------------------------------------------------------------------------------------- no answer
 
-@pytest.mark.parametrize("exc_type,cls", [
-    (httpx.ReadTimeout, FetchTimeout),
-    (httpx.ConnectTimeout, FetchTimeout),
-    (httpx.PoolTimeout, FetchTimeout),
-    (httpx.ConnectError, CannotConnect),
-    (httpx.RemoteProtocolError, Unreachable),
-    (httpx.ReadError, Unreachable),
-    (httpx.UnsupportedProtocol, NotConfigured),
-])
+
+@pytest.mark.parametrize(
+    "exc_type,cls",
+    [
+        (httpx.ReadTimeout, FetchTimeout),
+        (httpx.ConnectTimeout, FetchTimeout),
+        (httpx.PoolTimeout, FetchTimeout),
+        (httpx.ConnectError, CannotConnect),
+        (httpx.RemoteProtocolError, Unreachable),
+        (httpx.ReadError, Unreachable),
+        (httpx.UnsupportedProtocol, NotConfigured),
+    ],
+)
 def test_transport_failures(exc_type, cls):
     api = api_for(failure(exc_type), advice={"timeout": "the server is slow.", "unreachable": "is it up?"})
     with pytest.raises(cls) as err:
@@ -155,6 +177,7 @@ def test_the_client_is_the_injected_one_with_its_headers():
 
 # ---------------------------------------------------------------------------------------------- JSON
 
+
 def test_a_body_that_is_not_json_is_a_clear_error():
     api = api_for(answer(200, text="<html><body>Sign in</body></html>", headers={"Content-Type": "text/html"}))
     with pytest.raises(Unreachable) as err:
@@ -166,21 +189,32 @@ def test_a_body_that_is_not_json_is_a_clear_error():
     assert "unexpected JSON" in str(err.value) and "list" in str(err.value)
 
 
-@pytest.mark.parametrize("response,detail", [
-    (httpx.Response(403, json={"kind": "Status", "message": "pods is forbidden", "code": 403}), "pods is forbidden"),
-    (httpx.Response(404, json={"detail": "Job x not found"}), "Job x not found"),
-    (httpx.Response(500, json={"errors": [{"error": "Invalid job id specified", "error_number": 2017}]}),
-     "Invalid job id specified"),
-    (httpx.Response(500, text="Traceback (most recent call last):\n  ...\nConnectionError: agent is gone\n"),
-     "ConnectionError: agent is gone"),
-    (httpx.Response(302, json={"kind": "Status", "metadata": {}}), ""),
-    (httpx.Response(502), ""),
-])
+@pytest.mark.parametrize(
+    "response,detail",
+    [
+        (
+            httpx.Response(403, json={"kind": "Status", "message": "pods is forbidden", "code": 403}),
+            "pods is forbidden",
+        ),
+        (httpx.Response(404, json={"detail": "Job x not found"}), "Job x not found"),
+        (
+            httpx.Response(500, json={"errors": [{"error": "Invalid job id specified", "error_number": 2017}]}),
+            "Invalid job id specified",
+        ),
+        (
+            httpx.Response(500, text="Traceback (most recent call last):\n  ...\nConnectionError: agent is gone\n"),
+            "ConnectionError: agent is gone",
+        ),
+        (httpx.Response(302, json={"kind": "Status", "metadata": {}}), ""),
+        (httpx.Response(502), ""),
+    ],
+)
 def test_error_detail(response, detail):
     assert error_detail(response) == detail
 
 
 # ---------------------------------------------------------------------------------------------- the budget
+
 
 def test_the_budget_bounds_each_requests_timeout():
     timeouts = []
@@ -209,13 +243,14 @@ def test_a_spent_budget_asks_nothing(tmp_path):
 
 # ---------------------------------------------------------------------------------------------- streamed tails
 
+
 def numbered(n: int) -> bytes:
     return b"".join(b"line %06d of a long log\n" % i for i in range(n))
 
 
 def test_get_tail_keeps_the_newest_bytes(tmp_path):
     body = numbered(20_000)  # ~480 KB, sent in chunks
-    chunks = [body[i:i + 8192] for i in range(0, len(body), 8192)]
+    chunks = [body[i : i + 8192] for i in range(0, len(body), 8192)]
     api = api_for(lambda request: httpx.Response(200, content=iter(chunks)))
     dest = tmp_path / "tail.log"
     tail = api.get_tail("/log", dest, 10_000, what="reading the log")
@@ -235,6 +270,7 @@ def test_get_tail_errors_remove_the_file(tmp_path):
         def body():
             yield b"first line\n" * 100
             raise httpx.ReadError("connection reset", request=request)
+
         return httpx.Response(200, content=body())
 
     with pytest.raises(Unreachable) as err:
@@ -252,6 +288,7 @@ def test_get_tail_stops_when_the_budget_runs_out_mid_stream(tmp_path):
             api.budget.deadline = time.monotonic() - 1  # the clock runs out while the body streams
             yield b"second chunk\n"
             yield b"never read\n"
+
         return httpx.Response(200, content=body())
 
     api = api_for(handler)
@@ -262,14 +299,39 @@ def test_get_tail_stops_when_the_budget_runs_out_mid_stream(tmp_path):
 
 # ---------------------------------------------------------------------------------------------- the error classes
 
+
 def test_every_class_keeps_its_kind_string():
-    kinds = {cls: cls.kind for cls in (InvalidJobId, UnknownCluster, NotConfigured, UnknownJob, NotFound, Pending,
-                                       PermissionDenied, Unreachable, CannotConnect, RateLimited, LogMissing,
-                                       FetchTimeout)}
-    assert kinds == {InvalidJobId: "invalid_id", UnknownCluster: "unknown_cluster", NotConfigured: "not_configured",
-                     UnknownJob: "unknown_job", NotFound: "unknown_job", Pending: "pending",
-                     PermissionDenied: "permission", Unreachable: "unreachable", CannotConnect: "unreachable",
-                     RateLimited: "unreachable", LogMissing: "log_missing", FetchTimeout: "timeout"}
+    kinds = {
+        cls: cls.kind
+        for cls in (
+            InvalidJobId,
+            UnknownCluster,
+            NotConfigured,
+            UnknownJob,
+            NotFound,
+            Pending,
+            PermissionDenied,
+            Unreachable,
+            CannotConnect,
+            RateLimited,
+            LogMissing,
+            FetchTimeout,
+        )
+    }
+    assert kinds == {
+        InvalidJobId: "invalid_id",
+        UnknownCluster: "unknown_cluster",
+        NotConfigured: "not_configured",
+        UnknownJob: "unknown_job",
+        NotFound: "unknown_job",
+        Pending: "pending",
+        PermissionDenied: "permission",
+        Unreachable: "unreachable",
+        CannotConnect: "unreachable",
+        RateLimited: "unreachable",
+        LogMissing: "log_missing",
+        FetchTimeout: "timeout",
+    }
 
 
 def test_the_older_two_argument_form_builds_the_subclass():

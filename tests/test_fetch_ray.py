@@ -16,28 +16,39 @@ JOB = "raysubmit_Xy12AbCdEfGh34"
 START_MS = 1796205481000  # 2026-12-02T09:58:01Z
 END_MS = START_MS + 931_500
 
-CUDA_OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
-            "79.10 GiB of which 1.20 GiB is free. Of the allocated memory 74.10 GiB is allocated by PyTorch, and "
-            "1.90 GiB is reserved by PyTorch but unallocated.")
+CUDA_OOM = (
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+    "79.10 GiB of which 1.20 GiB is free. Of the allocated memory 74.10 GiB is allocated by PyTorch, and "
+    "1.90 GiB is reserved by PyTorch but unallocated."
+)
 
 
 def job_details(status="SUCCEEDED", **kw) -> dict:
     """A JobDetails body as GET /api/jobs/{id} returns it."""
     body = {
-        "type": "SUBMISSION", "job_id": "02000000", "submission_id": JOB,
+        "type": "SUBMISSION",
+        "job_id": "02000000",
+        "submission_id": JOB,
         "driver_info": {"id": "02000000", "node_ip_address": "10.0.3.17", "pid": "4242"},
-        "status": status, "entrypoint": "python train.py --config llama.yaml",
-        "message": {"SUCCEEDED": "Job finished successfully.", "RUNNING": "Job is currently running.",
-                    "PENDING": "Job has not started yet. It may be waiting for resources (CPUs, GPUs, memory, custom "
-                               "resources) to become available. It may be waiting for the runtime environment to be "
-                               "set up.",
-                    "STOPPED": "Job was intentionally stopped.",
-                    "FAILED": "Job entrypoint command failed with exit code 1, last available logs (truncated to "
-                              "20,000 chars):\n" + CUDA_OOM}[status],
-        "error_type": None, "start_time": START_MS,
+        "status": status,
+        "entrypoint": "python train.py --config llama.yaml",
+        "message": {
+            "SUCCEEDED": "Job finished successfully.",
+            "RUNNING": "Job is currently running.",
+            "PENDING": "Job has not started yet. It may be waiting for resources (CPUs, GPUs, memory, custom "
+            "resources) to become available. It may be waiting for the runtime environment to be "
+            "set up.",
+            "STOPPED": "Job was intentionally stopped.",
+            "FAILED": "Job entrypoint command failed with exit code 1, last available logs (truncated to "
+            "20,000 chars):\n" + CUDA_OOM,
+        }[status],
+        "error_type": None,
+        "start_time": START_MS,
         "end_time": END_MS if status in ("SUCCEEDED", "FAILED", "STOPPED") else None,
-        "metadata": {"job_name": "llama-sft"}, "runtime_env": {"working_dir": "gcs://_ray_pkg_abc.zip"},
-        "driver_agent_http_address": "http://10.0.3.17:52365", "driver_node_id": "b1f3c0ffee",
+        "metadata": {"job_name": "llama-sft"},
+        "runtime_env": {"working_dir": "gcs://_ray_pkg_abc.zip"},
+        "driver_agent_http_address": "http://10.0.3.17:52365",
+        "driver_node_id": "b1f3c0ffee",
         "driver_exit_code": {"SUCCEEDED": 0, "FAILED": 1}.get(status),
     }
     body.update(kw)
@@ -60,9 +71,12 @@ class FakeDashboard:
             return httpx.Response(200, json=self.details)
         if request.url.path == f"/api/jobs/{JOB}/logs" and self.details is not None:
             if self.logs_status != 200:
-                return httpx.Response(self.logs_status, text="Traceback (most recent call last):\n  ...\n"
-                                                             "aiohttp.client_exceptions.ClientConnectorError: "
-                                                             "Cannot connect to host 10.0.3.17:52365")
+                return httpx.Response(
+                    self.logs_status,
+                    text="Traceback (most recent call last):\n  ...\n"
+                    "aiohttp.client_exceptions.ClientConnectorError: "
+                    "Cannot connect to host 10.0.3.17:52365",
+                )
             return httpx.Response(200, json={"logs": self.logs})
         job = request.url.path.split("/")[3]
         return httpx.Response(404, text=f"Job {job} does not exist")
@@ -70,8 +84,12 @@ class FakeDashboard:
 
 def fetch(dash: FakeDashboard, job=JOB, max_bytes=64 << 20, **kw):
     with httpx.Client(transport=httpx.MockTransport(dash)) as client:
-        return fetch_ray(JobRef("ray", "ray", job, f"ray/{job}"), RayCluster(kind="ray", address=ADDRESS, **kw),
-                         Budget(max_bytes, 30.0), http=client)
+        return fetch_ray(
+            JobRef("ray", "ray", job, f"ray/{job}"),
+            RayCluster(kind="ray", address=ADDRESS, **kw),
+            Budget(max_bytes, 30.0),
+            http=client,
+        )
 
 
 def diagnose(result) -> signatures.Report:
@@ -98,8 +116,10 @@ def test_succeeded_job_facts_and_log():
 
 def test_failed_job_is_diagnosed_from_its_driver_log():
     logs = "".join(f"step {i} loss 1.{i:02d}\n" for i in range(50)) + (
-        "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    loss.backward()\n"
-        + CUDA_OOM + "\n")
+        'Traceback (most recent call last):\n  File "train.py", line 88, in <module>\n    loss.backward()\n'
+        + CUDA_OOM
+        + "\n"
+    )
     result = fetch(FakeDashboard(job_details("FAILED"), logs=logs))
     try:
         f = result.facts
@@ -129,12 +149,20 @@ def test_running_job_logs_are_fetched_and_stopped_error_type_is_the_reason():
         assert len(result.logs) == 1
     finally:
         result.cleanup()
-    result = fetch(FakeDashboard(job_details("FAILED", error_type="RUNTIME_ENV_SETUP_FAILED",
-                                             message="runtime_env setup failed: pip install torch==9.9 failed"),
-                                 logs=""))
+    result = fetch(
+        FakeDashboard(
+            job_details(
+                "FAILED",
+                error_type="RUNTIME_ENV_SETUP_FAILED",
+                message="runtime_env setup failed: pip install torch==9.9 failed",
+            ),
+            logs="",
+        )
+    )
     try:
-        assert result.facts.reason == ("RUNTIME_ENV_SETUP_FAILED: runtime_env setup failed: "
-                                       "pip install torch==9.9 failed")
+        assert result.facts.reason == (
+            "RUNTIME_ENV_SETUP_FAILED: runtime_env setup failed: pip install torch==9.9 failed"
+        )
         assert "the Ray job's driver log is empty" in result.notes
     finally:
         result.cleanup()
@@ -158,8 +186,9 @@ def test_unknown_job_404_and_detail_body():
     assert err.value.kind == "unknown_job"
 
 
-@pytest.mark.parametrize("code,kind", [(500, "unreachable"), (502, "unreachable"), (401, "permission"),
-                                       (403, "permission")])
+@pytest.mark.parametrize(
+    "code,kind", [(500, "unreachable"), (502, "unreachable"), (401, "permission"), (403, "permission")]
+)
 def test_http_errors(code, kind):
     dash = FakeDashboard(None)
     dash.override = lambda r: httpx.Response(code, text="upstream said no")

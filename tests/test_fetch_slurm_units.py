@@ -10,10 +10,12 @@ from bot.fetch import FetchError, fetch_job, parse_job_ref
 from bot.fetch.base import fair_shares, write_tail_of_stream
 from bot.fetch.slurm import Completed, expand_pattern, parse_scontrol_line
 
-LINE = ("JobId=812345 JobName=llama pretrain UserId=alice(1000) GroupId=ml(100) JobState=FAILED Reason=NonZeroExitCode "
-        "ExitCode=1:0 RunTime=00:12:31 StartTime=2026-11-30T12:00:00 EndTime=2026-11-30T12:12:31 NodeList=gpu[01-02] "
-        "BatchHost=gpu01 Command=/home/alice/run.sh --lr 3e-4 WorkDir={workdir} StdErr={workdir}/slurm-%j.err "
-        "StdIn=/dev/null StdOut={workdir}/out/%x-%j.out")
+LINE = (
+    "JobId=812345 JobName=llama pretrain UserId=alice(1000) GroupId=ml(100) JobState=FAILED Reason=NonZeroExitCode "
+    "ExitCode=1:0 RunTime=00:12:31 StartTime=2026-11-30T12:00:00 EndTime=2026-11-30T12:12:31 NodeList=gpu[01-02] "
+    "BatchHost=gpu01 Command=/home/alice/run.sh --lr 3e-4 WorkDir={workdir} StdErr={workdir}/slurm-%j.err "
+    "StdIn=/dev/null StdOut={workdir}/out/%x-%j.out"
+)
 
 
 def config(**cluster) -> Config:
@@ -41,13 +43,26 @@ def test_parse_scontrol_values_with_spaces():
     assert job["NodeList"] == "gpu[01-02]"
 
 
-@pytest.mark.parametrize("pattern,expected", [
-    ("slurm-%j.out", "slurm-812345.out"), ("%x_%A_%a.log", "llama_812300_7.log"), ("%N.%u.log", "gpu01.alice.log"),
-    ("rank-%t.log", "rank-*.log"), ("%5j.out", "812345.out"), ("100%%.log", "100%.log"),
-])
+@pytest.mark.parametrize(
+    "pattern,expected",
+    [
+        ("slurm-%j.out", "slurm-812345.out"),
+        ("%x_%A_%a.log", "llama_812300_7.log"),
+        ("%N.%u.log", "gpu01.alice.log"),
+        ("rank-%t.log", "rank-*.log"),
+        ("%5j.out", "812345.out"),
+        ("100%%.log", "100%.log"),
+    ],
+)
 def test_filename_patterns(pattern, expected):
-    job = {"JobId": "812345", "JobName": "llama", "ArrayJobId": "812300", "ArrayTaskId": "7", "BatchHost": "gpu01",
-           "UserId": "alice(1000)"}
+    job = {
+        "JobId": "812345",
+        "JobName": "llama",
+        "ArrayJobId": "812300",
+        "ArrayTaskId": "7",
+        "BatchHost": "gpu01",
+        "UserId": "alice(1000)",
+    }
     if "%A" not in pattern:
         job.pop("ArrayTaskId")
     assert expand_pattern(pattern, job) == expected
@@ -64,8 +79,12 @@ def test_logs_from_stdout_stderr_and_templates(tmp_path):
     cfg = config(log_templates=["{workdir}/logs/{job_id}/rank*.log"])
     result = fetch_job(parse_job_ref("812345", cfg), cfg, runner=run)
     try:
-        assert [log.name for log in result.logs] == ["llama pretrain-812345.out", "slurm-812345.err",
-                                                     "logs/812345/rank0.log", "logs/812345/rank1.log"]
+        assert [log.name for log in result.logs] == [
+            "llama pretrain-812345.out",
+            "slurm-812345.err",
+            "logs/812345/rank0.log",
+            "logs/812345/rank1.log",
+        ]
         assert result.facts.state == "FAILED" and result.facts.exit_code == "1:0" and result.facts.user == "alice"
         assert run.calls == [["scontrol", "show", "job", "-o", "812345"]]  # one argument list, no shell
     finally:
@@ -95,8 +114,12 @@ def test_newest_bytes_are_kept_within_the_budget(tmp_path):
 def test_accounting_is_asked_when_the_controller_forgot_the_job(tmp_path):
     (tmp_path / "slurm-812345.out").write_text("[rank0]: MemoryError\n")
     sacct = f"812345|train|FAILED|1:0|gpu01|2026-11-30T12:00:00|2026-11-30T12:10:00|00:10:00|alice|{tmp_path}|None\n"
-    run = runner_for({"scontrol": Completed(1, "", "slurm_load_jobs error: Invalid job id specified"),
-                      "sacct": Completed(0, sacct, "")})
+    run = runner_for(
+        {
+            "scontrol": Completed(1, "", "slurm_load_jobs error: Invalid job id specified"),
+            "sacct": Completed(0, sacct, ""),
+        }
+    )
     cfg = config()
     result = fetch_job(parse_job_ref("812345", cfg), cfg, runner=run)
     try:
@@ -106,16 +129,45 @@ def test_accounting_is_asked_when_the_controller_forgot_the_job(tmp_path):
         result.cleanup()
 
 
-@pytest.mark.parametrize("responses,kind", [
-    ({"scontrol": Completed(1, "", "slurm_load_jobs error: Invalid job id specified"),
-      "sacct": Completed(1, "", "sacct: error: Slurm accounting storage is disabled")}, "unknown_job"),
-    ({"scontrol": Completed(1, "", "slurm_load_jobs error: Unable to contact slurm controller (connect failure)")},
-     "unreachable"),
-    ({"scontrol": Completed(0, "JobId=812345 JobName=x JobState=PENDING Reason=Priority WorkDir=/tmp StdOut=/tmp/x", "")},
-     "pending"),
-    ({"scontrol": Completed(0, "JobId=812345 JobName=x JobState=FAILED WorkDir=/nonexistent StdOut=/nonexistent/o "
-                                "StdErr=/nonexistent/o", "")}, "log_missing"),
-])
+@pytest.mark.parametrize(
+    "responses,kind",
+    [
+        (
+            {
+                "scontrol": Completed(1, "", "slurm_load_jobs error: Invalid job id specified"),
+                "sacct": Completed(1, "", "sacct: error: Slurm accounting storage is disabled"),
+            },
+            "unknown_job",
+        ),
+        (
+            {
+                "scontrol": Completed(
+                    1, "", "slurm_load_jobs error: Unable to contact slurm controller (connect failure)"
+                )
+            },
+            "unreachable",
+        ),
+        (
+            {
+                "scontrol": Completed(
+                    0, "JobId=812345 JobName=x JobState=PENDING Reason=Priority WorkDir=/tmp StdOut=/tmp/x", ""
+                )
+            },
+            "pending",
+        ),
+        (
+            {
+                "scontrol": Completed(
+                    0,
+                    "JobId=812345 JobName=x JobState=FAILED WorkDir=/nonexistent StdOut=/nonexistent/o "
+                    "StdErr=/nonexistent/o",
+                    "",
+                )
+            },
+            "log_missing",
+        ),
+    ],
+)
 def test_specific_errors(responses, kind):
     cfg = config()
     with pytest.raises(FetchError) as err:
@@ -124,17 +176,34 @@ def test_specific_errors(responses, kind):
 
 
 def test_slurmrestd(tmp_path):
-    (tmp_path / "train.out").write_text("slurmstepd: error: *** JOB 812345 ON gpu01 CANCELLED AT 2026-11-30T12:00:00 "
-                                        "DUE TO TIME LIMIT ***\n")
+    (tmp_path / "train.out").write_text(
+        "slurmstepd: error: *** JOB 812345 ON gpu01 CANCELLED AT 2026-11-30T12:00:00 DUE TO TIME LIMIT ***\n"
+    )
     seen = []
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
         if request.url.path.endswith("/812345"):
-            return httpx.Response(200, json={"meta": {}, "errors": [], "jobs": [{
-                "job_id": 812345, "name": "train", "job_state": "TIMEOUT", "exit_code": 0, "nodes": "gpu01",
-                "current_working_directory": str(tmp_path), "standard_output": str(tmp_path / "train.out"),
-                "standard_error": str(tmp_path / "train.out"), "user_name": "alice"}]})
+            return httpx.Response(
+                200,
+                json={
+                    "meta": {},
+                    "errors": [],
+                    "jobs": [
+                        {
+                            "job_id": 812345,
+                            "name": "train",
+                            "job_state": "TIMEOUT",
+                            "exit_code": 0,
+                            "nodes": "gpu01",
+                            "current_working_directory": str(tmp_path),
+                            "standard_output": str(tmp_path / "train.out"),
+                            "standard_error": str(tmp_path / "train.out"),
+                            "user_name": "alice",
+                        }
+                    ],
+                },
+            )
         if request.url.path.endswith("/401"):
             return httpx.Response(401, json={"errors": [{"error": "auth"}]})
         return httpx.Response(200, json={"errors": [{"error": "Invalid job id specified"}], "jobs": []})
@@ -159,8 +228,9 @@ def test_paths_cluster(tmp_path):
     for r in range(3):
         (tmp_path / "jobs" / "run-42").mkdir(parents=True, exist_ok=True)
         (tmp_path / "jobs" / "run-42" / f"rank{r}.log").write_text(f"[rank{r}] step 1\n")
-    cfg = Config.model_validate({"clusters": {"shared": {"kind": "paths",
-                                                         "templates": [str(tmp_path / "jobs/{job_id}/*.log")]}}})
+    cfg = Config.model_validate(
+        {"clusters": {"shared": {"kind": "paths", "templates": [str(tmp_path / "jobs/{job_id}/*.log")]}}}
+    )
     result = fetch_job(parse_job_ref("run-42", cfg), cfg)
     try:
         assert [log.name for log in result.logs] == ["rank0.log", "rank1.log", "rank2.log"]

@@ -1,43 +1,51 @@
 """Follow-up verdicts and durations, without a scheduler."""
 
 import pytest
+from conftest import RULES_LIBRARY as RULES
 
 import signatures
 from bot.config import Config, seconds
 from bot.fetch.base import JobFacts
 from bot.followups import BACK, GONE, INCONCLUSIVE, NOT_YET, durations, judge, runtime_seconds
 from bot.metrics import Metrics
-from conftest import RULES_LIBRARY as RULES
 from signatures._sources import source_from_bytes
 
 LIBRARY = signatures.default_library()
 
 OOM = "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
-SAVED = ("[2026-11-30 11:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n"
-         "[2026-11-30 11:00:09,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step500 "
-         "is ready now!\n")
+SAVED = (
+    "[2026-11-30 11:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n"
+    "[2026-11-30 11:00:09,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step500 "
+    "is ready now!\n"
+)
 # a save that starts and never completes, in a log where saves are seen completing
-HANG = SAVED + ("[2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001]\n"
-                "[2026-11-30 12:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n")
+HANG = SAVED + (
+    "[2026-11-30 12:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] step=1000, skipped=0, lr=[0.0001]\n"
+    "[2026-11-30 12:00:01,000] [INFO] [engine.py:3500:_save_checkpoint] [Rank 0] Saving checkpoint...\n"
+)
 
 
 def report(text: str, elapsed: str | None = None) -> signatures.Report:
     r = signatures.diagnose_sources([source_from_bytes("x.log", text.encode())])
     if elapsed:
-        job = signatures.JobInfo(cluster="hpc", kind="slurm", reference="hpc/1", elapsed=elapsed, summary="", logs=[],
-                                 notes=[])
+        job = signatures.JobInfo(
+            cluster="hpc", kind="slurm", reference="hpc/1", elapsed=elapsed, summary="", logs=[], notes=[]
+        )
         r = r.model_copy(update={"job": job})
     return r
 
 
-@pytest.mark.parametrize("rerun,facts,expected", [
-    (OOM, JobFacts("2", state="FAILED", exit_code="1:0"), BACK),
-    ("step 1 loss 1.0\n", JobFacts("2", state="COMPLETED", exit_code="0:0"), GONE),
-    ("step 1 loss 1.0\n", JobFacts("2", state="RUNNING", elapsed="00:01:00"), NOT_YET),
-    ("step 900 loss 1.0\n", JobFacts("2", state="RUNNING", elapsed="01:00:00"), GONE),  # ran past the failure point
-    ("[rank0]: OSError: [Errno 28] No space left on device\n", JobFacts("2", state="FAILED"), INCONCLUSIVE),
-    ("step 1\n", JobFacts("2", state="CANCELLED"), INCONCLUSIVE),
-])
+@pytest.mark.parametrize(
+    "rerun,facts,expected",
+    [
+        (OOM, JobFacts("2", state="FAILED", exit_code="1:0"), BACK),
+        ("step 1 loss 1.0\n", JobFacts("2", state="COMPLETED", exit_code="0:0"), GONE),
+        ("step 1 loss 1.0\n", JobFacts("2", state="RUNNING", elapsed="00:01:00"), NOT_YET),
+        ("step 900 loss 1.0\n", JobFacts("2", state="RUNNING", elapsed="01:00:00"), GONE),  # ran past the failure point
+        ("[rank0]: OSError: [Errno 28] No space left on device\n", JobFacts("2", state="FAILED"), INCONCLUSIVE),
+        ("step 1\n", JobFacts("2", state="CANCELLED"), INCONCLUSIVE),
+    ],
+)
 def test_verdicts(rerun, facts, expected):
     assert judge(report(OOM, elapsed="00:10:00"), report(rerun), facts, LIBRARY).verdict == expected
 
@@ -47,8 +55,10 @@ def test_a_hang_is_only_cleared_by_a_completed_save():
     assert original.diagnoses[0].class_ == "checkpoint_writer_hang"
     long_running = report("step 5000 loss 1.0\n")
     assert judge(original, long_running, JobFacts("2", state="RUNNING", elapsed="05:00:00"), LIBRARY).verdict == NOT_YET
-    saved = report(HANG + "[2026-11-30 12:05:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] "
-                          "Checkpoint global_step1000 is ready now!\nstep=1001 loss 1.0\n")
+    saved = report(
+        HANG + "[2026-11-30 12:05:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] "
+        "Checkpoint global_step1000 is ready now!\nstep=1001 loss 1.0\n"
+    )
     assert saved.stats.completed == {"checkpoint.save_never_completed": 2}
     assert judge(original, saved, JobFacts("2", state="RUNNING", elapsed="00:06:00"), LIBRARY).verdict == GONE
     assert judge(original, report(HANG), JobFacts("2", state="RUNNING"), LIBRARY).verdict == BACK
@@ -70,7 +80,7 @@ def test_slurm_runtimes(value, secs):
 def test_signatures_bring_their_own_defaults():
     hang = signatures.default_library().get("checkpoint.save_never_completed")
     oom = signatures.default_library().get("cuda.out_of_memory")
-    assert durations(Config(), hang) == (1800, 1800, 172800)   # a hang is watched for two days
+    assert durations(Config(), hang) == (1800, 1800, 172800)  # a hang is watched for two days
     assert durations(Config(), oom) == (300, 300, 21600)
 
 
@@ -83,15 +93,17 @@ def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     text = (RULES / "test.boom.toml").read_text().replace('id = "test.boom"', 'id = "site.boom"')
-    (site / "site.boom.toml").write_text(text.replace('priority = 50', 'priority = 50\nfollowup_interval = "7m"\n'
-                                                      'followup_window = "3h"'))
+    (site / "site.boom.toml").write_text(
+        text.replace("priority = 50", 'priority = 50\nfollowup_interval = "7m"\nfollowup_window = "3h"')
+    )
     matcher = signatures.Matcher(signatures.load_library([signatures.LIBRARY_DIR, site]))
     report = signatures.diagnose_sources([source_from_bytes("x.log", b"BoomError: bang\n")], matcher)
     assert report.diagnoses[0].signature == "site.boom"
     store = Store(tmp_path / "d.db")
     incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
     _, first, interval, window = FollowUps(Config(), store, None, matcher, Metrics()).schedule(
-        incident, "hpc/2", "U1", "")
+        incident, "hpc/2", "U1", ""
+    )
     assert (interval, window) == (7 * 60, 3 * 3600)
     assert "site.boom" not in signatures.default_library().by_id()  # the bundled library alone does not know it
 
@@ -115,7 +127,7 @@ def _outbox_row(tmp_path):
 
     store = Store(tmp_path / "d.db")
     incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report("step 1\n"), "U1", "hpc/1")
-    fid = store.schedule_followup(incident, "hpc/2", "U1", "", 0.0, 60, 10 ** 10)
+    fid = store.schedule_followup(incident, "hpc/2", "U1", "", 0.0, 60, 10**10)
     assert store.claim_followup(fid, "me", 1.0, 60)
     outbox = store.record_check(fid, "me", "gone", "fine", None, None, ("C1", "1.0", ":white_check_mark: Gone"))
     return store, outbox

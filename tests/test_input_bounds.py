@@ -10,12 +10,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import run_denpex
+
 from signatures import Budget, InputError, diagnose
 
-OOM = (b"[rank3]: Traceback (most recent call last):\n"
-       b"[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n")
+OOM = (
+    b"[rank3]: Traceback (most recent call last):\n"
+    b"[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+)
 
 
 def text_gzip(megabytes: int) -> bytes:
@@ -40,8 +42,7 @@ def run_denpex_env(env, *args, stdin=None, timeout=60):
 
     from conftest import denpex_cmd
 
-    full = {**{k: v for k, v in os.environ.items() if not k.startswith("DENPEX_") or k == "DENPEX_CACHE_DIR"},
-            **env}
+    full = {**{k: v for k, v in os.environ.items() if not k.startswith("DENPEX_") or k == "DENPEX_CACHE_DIR"}, **env}
     return subprocess.run(denpex_cmd() + list(args), input=stdin, capture_output=True, timeout=timeout, env=full)
 
 
@@ -125,13 +126,16 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("name,build", [
-    ("zip-in-tar.tar", lambda: _tar({"node0.zip": _zip({"rank3.log": OOM})}, False)),
-    ("zip-in-tgz.tar.gz", lambda: _tar({"node0.zip": _zip({"rank3.log": OOM})}, True)),
-    ("tgz-of-tgz.tar.gz", lambda: _tar({"node0.tar.gz": _tar({"rank3.log": OOM}, True)}, True)),
-    ("zip-in-gzip.zip.gz", lambda: gzip.compress(_zip({"rank3.log": OOM}))),
-    ("six-deep.tar.gz", lambda: _nest(6)),
-])
+@pytest.mark.parametrize(
+    "name,build",
+    [
+        ("zip-in-tar.tar", lambda: _tar({"node0.zip": _zip({"rank3.log": OOM})}, False)),
+        ("zip-in-tgz.tar.gz", lambda: _tar({"node0.zip": _zip({"rank3.log": OOM})}, True)),
+        ("tgz-of-tgz.tar.gz", lambda: _tar({"node0.tar.gz": _tar({"rank3.log": OOM}, True)}, True)),
+        ("zip-in-gzip.zip.gz", lambda: gzip.compress(_zip({"rank3.log": OOM}))),
+        ("six-deep.tar.gz", lambda: _nest(6)),
+    ],
+)
 def test_nested_archives_are_read(tmp_path, name, build):
     path = tmp_path / name
     path.write_bytes(build())

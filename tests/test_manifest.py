@@ -9,10 +9,9 @@ import ast
 
 import pytest
 import yaml
+from conftest import ROOT
 from slack_sdk import WebClient
 from slack_sdk.web.base_client import BaseClient
-
-from conftest import ROOT
 
 PLACEHOLDER_URL = "https://denpex.example.com/slack/events"
 
@@ -20,7 +19,7 @@ PLACEHOLDER_URL = "https://denpex.example.com/slack/events"
 # (slack_sdk's name, dots for underscores: chat_postMessage is chat.postMessage). conversations.replies needs the
 # history scope of the conversation's type: the bot reads threads in public and private channels.
 METHOD_SCOPES: dict[str, set[str]] = {
-    "auth_test": set(),                                        # called by Bolt at start-up
+    "auth_test": set(),  # called by Bolt at start-up
     "chat_getPermalink": set(),
     "chat_postEphemeral": {"chat:write"},
     "chat_postMessage": {"chat:write"},
@@ -66,10 +65,18 @@ def methods_called() -> dict[str, str]:
 def scopes_needed() -> dict[str, str]:
     """{scope: why}, for every scope the code or the manifest's own features need."""
     app = manifest()
-    needed = {scope: f"{method} ({where})" for method, where in methods_called().items()
-              for scope in METHOD_SCOPES.get(method, ())}
-    needed.update({EVENT_SCOPES[event]: f"the {event} event"
-                   for event in app["settings"]["event_subscriptions"]["bot_events"] if event in EVENT_SCOPES})
+    needed = {
+        scope: f"{method} ({where})"
+        for method, where in methods_called().items()
+        for scope in METHOD_SCOPES.get(method, ())
+    }
+    needed.update(
+        {
+            EVENT_SCOPES[event]: f"the {event} event"
+            for event in app["settings"]["event_subscriptions"]["bot_events"]
+            if event in EVENT_SCOPES
+        }
+    )
     if app["features"].get("slash_commands"):
         needed["commands"] = "the slash commands"
     return needed
@@ -83,7 +90,8 @@ def test_the_walk_finds_the_calls_we_know_of():
 def test_every_method_the_bot_calls_has_its_scopes_listed(method):
     assert method in METHOD_SCOPES, (
         f"{methods_called()[method]} calls {method}: add it to METHOD_SCOPES with the bot scopes that "
-        f"https://api.slack.com/methods/{method.replace('_', '.')} lists")
+        f"https://api.slack.com/methods/{method.replace('_', '.')} lists"
+    )
 
 
 def test_every_needed_scope_is_requested():

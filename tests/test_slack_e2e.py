@@ -16,7 +16,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from conftest import ROOT, denpex_cmd
 from fake_slack import FakeSlack, SlackDriver
 from fake_slack.socket_mode import SocketModeServer
@@ -39,14 +38,20 @@ def free_port() -> int:
 class Bot:
     """A `denpex serve` process with its own database and config."""
 
-    def __init__(self, fake: FakeSlack, workdir: Path, config: str = "", http: bool = True,
-                 app_token: str | None = None):
+    def __init__(
+        self, fake: FakeSlack, workdir: Path, config: str = "", http: bool = True, app_token: str | None = None
+    ):
         self.fake, self.workdir, self.http = fake, workdir, http
         self.port = free_port()
         (workdir / "denpex.toml").write_text("[bot]\nfile_hosts = []\nprogress_interval_seconds = 0.5\n" + config)
-        self.env = {**os.environ, "SLACK_BOT_TOKEN": fake.bot_token, "SLACK_SIGNING_SECRET": fake.signing_secret,
-                    "DENPEX_SLACK_API_URL": fake.api_url, "DENPEX_DB": str(workdir / "denpex.db"),
-                    "DENPEX_CONFIG": str(workdir / "denpex.toml")}
+        self.env = {
+            **os.environ,
+            "SLACK_BOT_TOKEN": fake.bot_token,
+            "SLACK_SIGNING_SECRET": fake.signing_secret,
+            "DENPEX_SLACK_API_URL": fake.api_url,
+            "DENPEX_DB": str(workdir / "denpex.db"),
+            "DENPEX_CONFIG": str(workdir / "denpex.toml"),
+        }
         if app_token:
             self.env["SLACK_APP_TOKEN"] = app_token
         self.proc: subprocess.Popen | None = None
@@ -55,9 +60,12 @@ class Bot:
     def events_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/slack/events"
 
-    def start(self) -> "Bot":
-        args = ["serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)] if self.http else \
-            ["serve", "--health-port", str(self.port)]
+    def start(self) -> Bot:
+        args = (
+            ["serve", "--http", "--host", "127.0.0.1", "--port", str(self.port)]
+            if self.http
+            else ["serve", "--health-port", str(self.port)]
+        )
         self.log = open(self.workdir / "bot.log", "ab")
         self.proc = subprocess.Popen(denpex_cmd() + args, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -114,6 +122,7 @@ def driver(fake, bot):
 
 def final_message(fake: FakeSlack, channel: str, predicate, timeout: float = 30) -> dict:
     """Wait for a bot message in the channel (threads included) whose text satisfies `predicate`."""
+
     def find():
         for m in fake.messages(channel):
             if m.get("bot_id") and predicate(m.get("text", "") + json.dumps(m.get("blocks", []))):
@@ -137,6 +146,7 @@ def diagnosed(fake, channel=CHANNEL, title="CUDA out of memory", timeout=30):
 
 
 # -- running it -------------------------------------------------------------------------------------
+
 
 def test_healthz_and_url_verification(bot, driver):
     health = httpx.get(f"http://127.0.0.1:{bot.port}/healthz")
@@ -162,21 +172,29 @@ def test_sigterm_stops_promptly_with_a_keep_alive_connection_open(fake, tmp_path
         assert time.monotonic() - started < 3
     log_text = bot.output()
     assert "stopped" in log_text
-    after = log_text[log_text.index("follow-up ticker stopped"):]
-    assert log_text.index("shutting down") < log_text.index("follow-up ticker stopped") < log_text.index("denpex.bot: stopped")
+    after = log_text[log_text.index("follow-up ticker stopped") :]
+    assert (
+        log_text.index("shutting down")
+        < log_text.index("follow-up ticker stopped")
+        < log_text.index("denpex.bot: stopped")
+    )
     assert "follow-up tick runs" not in after  # the follow-up ticker stopped first
     bot.log.close()
 
 
-@pytest.mark.parametrize("env,missing", [
-    ({"SLACK_BOT_TOKEN": ""}, "SLACK_BOT_TOKEN"),
-    ({"SLACK_SIGNING_SECRET": ""}, "SLACK_SIGNING_SECRET"),
-    ({"DENPEX_SLACK_API_URL": "not a url"}, "DENPEX_SLACK_API_URL"),
-])
+@pytest.mark.parametrize(
+    "env,missing",
+    [
+        ({"SLACK_BOT_TOKEN": ""}, "SLACK_BOT_TOKEN"),
+        ({"SLACK_SIGNING_SECRET": ""}, "SLACK_SIGNING_SECRET"),
+        ({"DENPEX_SLACK_API_URL": "not a url"}, "DENPEX_SLACK_API_URL"),
+    ],
+)
 def test_bad_setting_stops_startup_with_one_line(fake, tmp_path, env, missing):
     b = Bot(fake, tmp_path)
-    proc = subprocess.run(denpex_cmd() + ["serve", "--http", "--port", str(b.port)], env={**b.env, **env},
-                          capture_output=True, timeout=60)
+    proc = subprocess.run(
+        denpex_cmd() + ["serve", "--http", "--port", str(b.port)], env={**b.env, **env}, capture_output=True, timeout=60
+    )
     assert proc.returncode == 2
     err = proc.stderr.decode().strip()
     assert missing in err and len(err.splitlines()) == 1, err
@@ -184,12 +202,17 @@ def test_bad_setting_stops_startup_with_one_line(fake, tmp_path, env, missing):
 
 def test_wrong_token_stops_startup(fake, tmp_path):
     b = Bot(fake, tmp_path)
-    proc = subprocess.run(denpex_cmd() + ["serve", "--http", "--port", str(b.port)],
-                          env={**b.env, "SLACK_BOT_TOKEN": "xoxb-not-the-token"}, capture_output=True, timeout=60)
+    proc = subprocess.run(
+        denpex_cmd() + ["serve", "--http", "--port", str(b.port)],
+        env={**b.env, "SLACK_BOT_TOKEN": "xoxb-not-the-token"},
+        capture_output=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "invalid_auth" in proc.stderr.decode()
 
 
 # -- entry points -------------------------------------------------------------------------------------
+
 
 def test_help_and_job_ids(driver):
     help_ = driver.command("help")
@@ -227,7 +250,8 @@ def test_pasted_log_with_the_word_payload_is_diagnosed_in_place(fake, driver):
     blob = json.dumps(message["blocks"])
     assert "Tried to allocate 2.00 GiB" in blob and "rank 3" in blob and "watchdog" in blob.lower()
     assert {"Acknowledge", "Fix applied…", "Not this", "More evidence"} <= set(
-        el["text"]["text"] for b in message["blocks"] for el in b.get("elements", []) if el.get("type") == "button")
+        el["text"]["text"] for b in message["blocks"] for el in b.get("elements", []) if el.get("type") == "button"
+    )
 
 
 def test_a_paste_at_slacks_limit_is_called_truncated(fake, driver):
@@ -240,8 +264,8 @@ def test_a_paste_at_slacks_limit_is_called_truncated(fake, driver):
 
 def test_one_upload_one_answer_across_retries_and_restarts(fake, bot, driver, tmp_path):
     file = fake.add_file(CHANNEL, "job_812345.tar.gz", EXAMPLE.read_bytes())
-    driver.file_upload_events(file)          # file_shared and message/file_share for the same upload
-    driver.retry_last_event(retry_num=1)     # Slack retrying one of them
+    driver.file_upload_events(file)  # file_shared and message/file_share for the same upload
+    driver.retry_last_event(retry_num=1)  # Slack retrying one of them
     message = diagnosed(fake)
     share_ts = file["shares"]["public"][CHANNEL][0]["ts"]
     assert message.get("thread_ts") == share_ts  # answered in the upload's thread
@@ -250,10 +274,10 @@ def test_one_upload_one_answer_across_retries_and_restarts(fake, bot, driver, tm
     assert len(answers) == 1
     sent = list(driver.sent)
     bot.stop()
-    bot.start()                              # seen event ids survive the restart
+    bot.start()  # seen event ids survive the restart
     for request in sent:
         httpx.post(bot.events_url, content=request.body, headers=request.headers)
-    driver.file_upload_events(file)          # new event ids for the same file: still one answer
+    driver.file_upload_events(file)  # new event ids for the same file: still one answer
     time.sleep(2)
     assert len([c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]) == 1
 
@@ -277,22 +301,29 @@ def test_unsigned_and_stale_requests_are_refused(fake, driver):
     assert fake.calls_to("chat.postMessage") == []
 
 
-@pytest.mark.parametrize("body,ctype,status", [
-    (b"{not json", "application/json", 400),
-    (b"\xff\xfe\x00\x01", "application/json", 400),
-    (b"payload=%7Bbroken", "application/x-www-form-urlencoded", 400),
-    (b'{"type":"event_callback","event_id":"EvX","event":{"type":"file_shared"}}', "application/json", 200),
-    (b'{"type":"event_callback"}', "application/json", 404),
-])
+@pytest.mark.parametrize(
+    "body,ctype,status",
+    [
+        (b"{not json", "application/json", 400),
+        (b"\xff\xfe\x00\x01", "application/json", 400),
+        (b"payload=%7Bbroken", "application/x-www-form-urlencoded", 400),
+        (b'{"type":"event_callback","event_id":"EvX","event":{"type":"file_shared"}}', "application/json", 200),
+        (b'{"type":"event_callback"}', "application/json", 404),
+    ],
+)
 def test_malformed_payloads_are_refused_and_the_bot_keeps_serving(fake, bot, driver, body, ctype, status):
     import hashlib
     import hmac
 
     ts = str(int(time.time()))
-    signature = "v0=" + hmac.new(fake.signing_secret.encode(), b"v0:" + ts.encode() + b":" + body,
-                                 hashlib.sha256).hexdigest()
-    resp = httpx.post(bot.events_url, content=body, headers={"Content-Type": ctype, "X-Slack-Signature": signature,
-                                                             "X-Slack-Request-Timestamp": ts})
+    signature = (
+        "v0=" + hmac.new(fake.signing_secret.encode(), b"v0:" + ts.encode() + b":" + body, hashlib.sha256).hexdigest()
+    )
+    resp = httpx.post(
+        bot.events_url,
+        content=body,
+        headers={"Content-Type": ctype, "X-Slack-Signature": signature, "X-Slack-Request-Timestamp": ts},
+    )
     assert resp.status_code == status
     assert httpx.get(f"http://127.0.0.1:{bot.port}/healthz").status_code == 200
     driver.command("diagnose " + OOM_LOG)
@@ -307,13 +338,16 @@ def test_rate_limits_are_retried_and_nothing_is_lost(fake, driver):
     assert any(c.status == 429 for c in fake.calls_to("chat.update"))
 
 
-@pytest.mark.parametrize("name,content,expected", [
-    ("weights.log", bytes(range(256)) * 8, "binary data"),
-    ("empty.log", b"", "empty"),
-    ("train.log.gz", b"\x1f\x8b\x08\x00" + b"\x00" * 40, "cannot read"),
-    ("logs.zip", b"PK\x03\x04" + b"\x00" * 60, "broken zip"),
-    ("big.log", b"x" * 5000 + b"\n", "is 5.0 KB; I diagnose files up to 4.1 KB"),
-])
+@pytest.mark.parametrize(
+    "name,content,expected",
+    [
+        ("weights.log", bytes(range(256)) * 8, "binary data"),
+        ("empty.log", b"", "empty"),
+        ("train.log.gz", b"\x1f\x8b\x08\x00" + b"\x00" * 40, "cannot read"),
+        ("logs.zip", b"PK\x03\x04" + b"\x00" * 60, "broken zip"),
+        ("big.log", b"x" * 5000 + b"\n", "is 5.0 KB; I diagnose files up to 4.1 KB"),
+    ],
+)
 def test_bad_files_get_a_clear_reply_and_the_bot_keeps_serving(fake, tmp_path, name, content, expected):
     b = Bot(fake, tmp_path, config="max_file_bytes = 4096\n").start()
     try:
@@ -349,7 +383,8 @@ def test_the_token_only_goes_to_slack(fake, driver):
             file = fake.add_file(CHANNEL, f"train-{host}.log", b"ignored\n")
             fake.set_file_url(file["id"], f"http://{host}:{server.server_address[1]}/steal/train.log")
             driver.file_upload_events(file)
-            reply = final_message(fake, CHANNEL, lambda t: "won't fetch" in t and str(server.server_address[1]) in t)
+            port = str(server.server_address[1])
+            reply = final_message(fake, CHANNEL, lambda t, port=port: "won't fetch" in t and port in t)
             assert host in reply["text"]
             assert seen == []
         finally:
@@ -358,14 +393,17 @@ def test_the_token_only_goes_to_slack(fake, driver):
 
 
 def test_secrets_in_logs_are_masked_everywhere(fake, driver):
-    log = OOM_LOG + "\n[rank3]: launch args: --hf_token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH password=hunter2\n" \
-                    "[rank3]: RuntimeError: upload with xoxb-123456789012-abcdefabcdef failed"
+    log = (
+        OOM_LOG + "\n[rank3]: launch args: --hf_token hf_abcdefghijklmnopqrstuvwxyzABCDEFGH password=hunter2\n"
+        "[rank3]: RuntimeError: upload with xoxb-123456789012-abcdefabcdef failed"
+    )
     driver.command("diagnose " + log)
     message = diagnosed(fake)
     driver.block_action("denpex_more_evidence", value=incident_id(message), message_ts=message["ts"])
     fake.wait_for_call("files.completeUploadExternal")
     posted = json.dumps([c.args for c in fake.calls]) + "".join(
-        fake.file_content(f["id"]).decode(errors="replace") for f in fake.files())
+        fake.file_content(f["id"]).decode(errors="replace") for f in fake.files()
+    )
     for secret in ["hf_abcdefghijklmnop", "hunter2", "xoxb-123456789012"]:
         assert secret not in posted
 
@@ -373,20 +411,38 @@ def test_secrets_in_logs_are_masked_everywhere(fake, driver):
 def test_mentions_with_a_paste_and_in_a_file_thread(fake, driver):
     text = "<@U0BOT> what happened?\n" + OOM_LOG
     mention = fake.add_message(CHANNEL, text, user="U123")
-    driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": mention["ts"], "text": text,
-                  "event_ts": mention["ts"]})
+    driver.event(
+        {
+            "type": "app_mention",
+            "user": "U123",
+            "channel": CHANNEL,
+            "ts": mention["ts"],
+            "text": text,
+            "event_ts": mention["ts"],
+        }
+    )
     first = diagnosed(fake)
     assert first.get("thread_ts") == mention["ts"]
     file = fake.add_file(CHANNEL, "job_812345.tar.gz", EXAMPLE.read_bytes())
     share_ts = file["shares"]["public"][CHANNEL][0]["ts"]
     reply = fake.add_message(CHANNEL, "<@U0BOT> diagnose this", user="U123", thread_ts=share_ts)
-    driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": reply["ts"],
-                  "thread_ts": share_ts, "text": "<@U0BOT> diagnose this", "event_ts": reply["ts"]})
+    driver.event(
+        {
+            "type": "app_mention",
+            "user": "U123",
+            "channel": CHANNEL,
+            "ts": reply["ts"],
+            "thread_ts": share_ts,
+            "text": "<@U0BOT> diagnose this",
+            "event_ts": reply["ts"],
+        }
+    )
     message = final_message(fake, CHANNEL, lambda t: "CUDA out of memory" in t and "job_812345" in t)
     assert message.get("thread_ts") == share_ts
 
 
 # -- the answer's buttons and checklist ----------------------------------------------------------------
+
 
 def test_buttons_record_who_and_when(fake, bot, driver):
     driver.command("diagnose " + OOM_LOG)
@@ -400,15 +456,29 @@ def test_buttons_record_who_and_when(fake, bot, driver):
     modal = fake.wait_for(lambda: fake.open_view("U123", "denpex_fix_applied"))
     assert "Rerun's job id" in json.dumps(modal["blocks"])
     # no [clusters] here: the rerun cannot be fetched, and the modal says why instead of closing
-    resp = driver.view_submission("denpex_fix_applied", {"rerun": {"rerun_job": {"type": "plain_text_input",
-                                                                               "value": "812346"}}}, user_id="U123")
+    resp = driver.view_submission(
+        "denpex_fix_applied", {"rerun": {"rerun_job": {"type": "plain_text_input", "value": "812346"}}}, user_id="U123"
+    )
     assert resp.json()["response_action"] == "errors" and "[clusters]" in resp.json()["errors"]["rerun"]
-    checklist = next(el for b in fake.message(CHANNEL, message["ts"])["blocks"] for el in b.get("elements", [])
-                     if el.get("action_id") == "denpex_checklist")
-    driver.block_action("denpex_checklist", message_ts=message["ts"], action_type="checkboxes",
-                        selected_options=checklist["options"][:2])
-    fake.wait_for(lambda: any(len(el.get("initial_options", [])) == 2
-                              for b in fake.message(CHANNEL, message["ts"])["blocks"] for el in b.get("elements", [])))
+    checklist = next(
+        el
+        for b in fake.message(CHANNEL, message["ts"])["blocks"]
+        for el in b.get("elements", [])
+        if el.get("action_id") == "denpex_checklist"
+    )
+    driver.block_action(
+        "denpex_checklist",
+        message_ts=message["ts"],
+        action_type="checkboxes",
+        selected_options=checklist["options"][:2],
+    )
+    fake.wait_for(
+        lambda: any(
+            len(el.get("initial_options", [])) == 2
+            for b in fake.message(CHANNEL, message["ts"])["blocks"]
+            for el in b.get("elements", [])
+        )
+    )
     driver.block_action("denpex_more_evidence", value=iid, message_ts=message["ts"])
     fake.wait_for_call("files.completeUploadExternal")
     evidence = [f for f in fake.files() if f["name"].startswith("denpex-evidence")]
@@ -424,12 +494,15 @@ def test_buttons_record_who_and_when(fake, bot, driver):
 def test_healthy_and_unrecognised_answers(fake, driver):
     driver.command("diagnose [rank0]: step 1 loss 2.0\n[rank0]: step 2 loss 1.9\n[rank0]: done")
     final_message(fake, CHANNEL, lambda t: "No failure found" in t)
-    driver.command("diagnose [rank2]: Traceback (most recent call last):\n[rank2]: FrobnicationFault: the "
-                   "widget jammed\n[rank2]: ERROR widget jammed")
+    driver.command(
+        "diagnose [rank2]: Traceback (most recent call last):\n[rank2]: FrobnicationFault: the "
+        "widget jammed\n[rank2]: ERROR widget jammed"
+    )
     final_message(fake, CHANNEL, lambda t: "Unrecognised failure" in t)
 
 
 # -- big uploads -------------------------------------------------------------------------------------
+
 
 def test_a_150_mb_upload_is_answered_within_400_mb(fake, bot, driver, tmp_path):
     path = tmp_path / "big_train.log"
@@ -455,15 +528,26 @@ def test_a_150_mb_upload_is_answered_within_400_mb(fake, bot, driver, tmp_path):
 
 # -- Socket Mode -----------------------------------------------------------------------------------------
 
+
 def test_socket_mode(fake, tmp_path):
     fake.socket_mode = SocketModeServer("xapp-1-A0001-test")
     b = Bot(fake, tmp_path, http=False, app_token="xapp-1-A0001-test").start()
     try:
         assert fake.socket_mode.wait_connected()
-        envelope = fake.socket_mode.send_envelope("slash_commands", {
-            "token": "t", "team_id": fake.team_id, "channel_id": CHANNEL, "user_id": "U123",
-            "command": "/denpex", "text": "diagnose " + OOM_LOG, "response_url": fake.url + "response",
-            "trigger_id": "1.2.3", "api_app_id": "A0APP"})
+        envelope = fake.socket_mode.send_envelope(
+            "slash_commands",
+            {
+                "token": "t",
+                "team_id": fake.team_id,
+                "channel_id": CHANNEL,
+                "user_id": "U123",
+                "command": "/denpex",
+                "text": "diagnose " + OOM_LOG,
+                "response_url": fake.url + "response",
+                "trigger_id": "1.2.3",
+                "api_app_id": "A0APP",
+            },
+        )
         assert fake.socket_mode.wait_ack(envelope, timeout=3) is not None  # acked within 3 s
         diagnosed(fake)
         health = httpx.get(f"http://127.0.0.1:{b.port}/healthz").json()
@@ -497,8 +581,9 @@ def test_a_burst_of_mentions_gets_every_right_answer_exactly_once(fake, bot, dri
 
     def send(job):
         ts, text, _ = job
-        return driver.event({"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": ts, "text": text,
-                             "event_ts": ts}).status_code
+        return driver.event(
+            {"type": "app_mention", "user": "U123", "channel": CHANNEL, "ts": ts, "text": text, "event_ts": ts}
+        ).status_code
 
     with ThreadPoolExecutor(max_workers=24) as pool:
         assert set(pool.map(send, jobs)) == {200}
@@ -507,8 +592,10 @@ def test_a_burst_of_mentions_gets_every_right_answer_exactly_once(fake, bot, dri
         return [m for m in fake.thread(CHANNEL, ts) if m.get("bot_id")]
 
     def settled():
-        return all(any("denpex_ack" in json.dumps(m.get("blocks", [])) or ":x:" in m.get("text", "")
-                       for m in answers(ts)) for ts, _, _ in jobs)
+        return all(
+            any("denpex_ack" in json.dumps(m.get("blocks", [])) or ":x:" in m.get("text", "") for m in answers(ts))
+            for ts, _, _ in jobs
+        )
 
     fake.wait_for(settled, timeout=180)
     for ts, _, title in jobs:
@@ -534,17 +621,30 @@ def test_metrics_in_prometheus_text_format(fake, bot, driver):
     resp = httpx.get(f"http://127.0.0.1:{bot.port}/metrics")
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
     families = {f.name: f for f in text_string_to_metric_families(resp.text)}
-    for name in ["denpex_requests", "denpex_ack_seconds", "denpex_diagnoses", "denpex_scan_seconds",
-                 "denpex_scan_bytes", "denpex_downloads", "denpex_fetches", "denpex_slack_api_calls",
-                 "denpex_followups_due", "denpex_followups_overdue", "denpex_followup_verdicts",
-                 "denpex_queue_depth", "denpex_diagnoses_running"]:
+    for name in [
+        "denpex_requests",
+        "denpex_ack_seconds",
+        "denpex_diagnoses",
+        "denpex_scan_seconds",
+        "denpex_scan_bytes",
+        "denpex_downloads",
+        "denpex_fetches",
+        "denpex_slack_api_calls",
+        "denpex_followups_due",
+        "denpex_followups_overdue",
+        "denpex_followup_verdicts",
+        "denpex_queue_depth",
+        "denpex_diagnoses_running",
+    ]:
         assert name in families, name
     samples = {(s.name, tuple(sorted(s.labels.items()))): s.value for f in families.values() for s in f.samples}
     assert samples[("denpex_requests_total", (("kind", "command"), ("status", "200")))] == 3
     assert samples[("denpex_ack_seconds_count", (("kind", "command"),))] == 3
     assert samples[("denpex_diagnoses_total", (("class", "cuda_oom"), ("outcome", "diagnosed")))] == 1
     assert samples[("denpex_slack_api_calls_total", (("error", "ratelimited"), ("method", "chat.postMessage")))] == 1
-    assert samples.get(("denpex_slack_api_calls_total", (("error", "ok"), ("method", "chat.update"))), 0) >= 2, resp.text
+    assert samples.get(("denpex_slack_api_calls_total", (("error", "ok"), ("method", "chat.update"))), 0) >= 2, (
+        resp.text
+    )
     assert samples[("denpex_scan_bytes_total", ())] > 0
 
 
@@ -571,11 +671,13 @@ def slow_cluster(tmp_path: Path, seconds: float) -> str:
     """A cluster whose scheduler takes `seconds` to answer (a controller under load)."""
     log = tmp_path / "slurm-{id}.out"
     script = tmp_path / "slow-scontrol"
-    script.write_text(f"#!/bin/sh\nsleep {seconds}\nprintf '[rank0]: Traceback (most recent call last):\\n"
-                      f"[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n' "
-                      f"> {tmp_path}/slurm-$4.out\n"
-                      f"echo \"JobId=$4 JobName=train UserId=u(1) JobState=FAILED ExitCode=1:0 RunTime=00:01:00 "
-                      f"NodeList=node1 StdOut={tmp_path}/slurm-$4.out StdErr={tmp_path}/slurm-$4.out\"\n")
+    script.write_text(
+        f"#!/bin/sh\nsleep {seconds}\nprintf '[rank0]: Traceback (most recent call last):\\n"
+        f"[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n' "
+        f"> {tmp_path}/slurm-$4.out\n"
+        f'echo "JobId=$4 JobName=train UserId=u(1) JobState=FAILED ExitCode=1:0 RunTime=00:01:00 '
+        f'NodeList=node1 StdOut={tmp_path}/slurm-$4.out StdErr={tmp_path}/slurm-$4.out"\n'
+    )
     script.chmod(0o755)
     assert log
     return f'[clusters.slow]\nkind = "slurm"\nscontrol = "{script}"\nallow = ["*"]\n'
@@ -598,8 +700,10 @@ def test_slow_fetches_never_starve_commands_and_waiting_requests_hear_their_plac
         queued = [c.arg("text") for c in fake.calls_to("chat.postMessage") if "Queued" in (c.arg("text") or "")]
         # 2 start at once; of the 8 that wait, the last hears 6 or 7 ahead (a slot may free up meanwhile)
         assert len(queued) >= 7 and re.search(r"Queued: [67] ahead of you", queued[-1]), queued
-        fake.wait_for(lambda: sum("denpex_ack" in json.dumps(m.get("blocks", []))
-                                  for m in fake.messages(CHANNEL)) == 11, timeout=60)  # 10 jobs and the paste
+        fake.wait_for(
+            lambda: sum("denpex_ack" in json.dumps(m.get("blocks", [])) for m in fake.messages(CHANNEL)) == 11,
+            timeout=60,
+        )  # 10 jobs and the paste
         assert "Queued" not in json.dumps(fake.messages(CHANNEL))  # every queued message became its answer
     finally:
         b.stop()

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import run_denpex
 
 MINIMAL_CONFIG = '[clusters.local]\nkind = "slurm"\n'
@@ -85,8 +84,12 @@ def slurm_jobs(tmp_path_factory):
     for name, body in scripts.items():
         script = work / f"{name}.sh"
         script.write_text(textwrap.dedent(body).replace("\n            ", "\n"))
-        done = subprocess.run(["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work),
-                               "-o", "slurm-%x-%j.out", str(script)], capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            ["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work), "-o", "slurm-%x-%j.out", str(script)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert done.returncode == 0, done.stderr
         ids[name] = done.stdout.strip().split(";")[0]
     yield ids
@@ -107,7 +110,9 @@ def wait_for_state(job_id: str, states: set[str], timeout: float = 180) -> str:
     state = ""
     while time.monotonic() < deadline:
         out = subprocess.run(["scontrol", "show", "job", "-o", job_id], capture_output=True, text=True).stdout
-        found = {part.split("=", 1)[1] for line in out.splitlines() for part in line.split() if part.startswith("JobState=")}
+        found = {
+            part.split("=", 1)[1] for line in out.splitlines() for part in line.split() if part.startswith("JobState=")
+        }
         if found and found <= states:
             return "/".join(sorted(found))
         state = "/".join(sorted(found))
@@ -126,8 +131,9 @@ def diagnose_job(job: str, config: Path) -> tuple[int, dict | None, str]:
     env_before = os.environ.get("DENPEX_CONFIG")
     os.environ["DENPEX_CONFIG"] = str(config)
     try:
-        proc = subprocess.run([*_denpex(), "diagnose", "--job", job, "--json"], capture_output=True, timeout=120,
-                              env={**os.environ})
+        proc = subprocess.run(
+            [*_denpex(), "diagnose", "--job", job, "--json"], capture_output=True, timeout=120, env={**os.environ}
+        )
     finally:
         if env_before is None:
             os.environ.pop("DENPEX_CONFIG")
@@ -171,7 +177,9 @@ def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, minimal
     assert top["class"] == "job_hang_no_progress", top["signature"]
     assert top["values"]["job_id"] == job and "RUNNING" in top["first_seen"]["text"]
     assert report["job"]["state"] == "RUNNING"
-    code, report, err = diagnose_job(job, minimal_config)  # silent_after defaults to 30m: seconds of quiet are not a hang
+    code, report, err = diagnose_job(
+        job, minimal_config
+    )  # silent_after defaults to 30m: seconds of quiet are not a hang
     assert code == 0, err
     assert report["diagnoses"] == [] and report["job"]["state"] == "RUNNING"
     subprocess.run(["scancel", job], capture_output=True)
@@ -221,16 +229,21 @@ def test_a_pending_job_is_answered_clearly(slurm_jobs, minimal_config):
     assert code == 2 and "still pending" in err and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("job,expected", [("999999", "does not know job 999999"),
-                                          ("12;rm -rf /", "not a valid job reference")])
+@pytest.mark.parametrize(
+    "job,expected", [("999999", "does not know job 999999"), ("12;rm -rf /", "not a valid job reference")]
+)
 def test_unknown_and_invalid_jobs(slurm_jobs, minimal_config, job, expected):
     code, _, err = diagnose_job(job, minimal_config)
     assert code == 2 and expected in err
 
 
 def test_a_job_whose_log_is_gone(slurm_jobs, minimal_config, tmp_path):
-    done = subprocess.run(["sbatch", "--parsable", "-o", str(tmp_path / "gone-%j.out"), "--wrap", "echo step 1"],
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        ["sbatch", "--parsable", "-o", str(tmp_path / "gone-%j.out"), "--wrap", "echo step 1"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     job = done.stdout.strip()
     wait_for_state(job, {"COMPLETED"})
     (tmp_path / f"gone-{job}.out").unlink()
@@ -285,39 +298,58 @@ def test_slack_diagnose_by_job_id(slurm_jobs, tmp_path):
 
 # -- follow-ups after "Fix applied", against real reruns ------------------------------------------------
 
-FOLLOWUP_CONFIG = MINIMAL_CONFIG + 'allow = ["*"]\n\n[followups]\nfirst_check = "2s"\ninterval = "2s"\nwindow = "90s"\n' \
-                                   'tick_seconds = 0.5\n'
+FOLLOWUP_CONFIG = (
+    MINIMAL_CONFIG + 'allow = ["*"]\n\n[followups]\nfirst_check = "2s"\ninterval = "2s"\nwindow = "90s"\n'
+    "tick_seconds = 0.5\n"
+)
 
 
 def submit(work: Path, name: str, body: str) -> str:
     script = work / f"{name}.sh"
     script.write_text(textwrap.dedent(body).replace("\n            ", "\n"))
-    done = subprocess.run(["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work), "-o", "slurm-%x-%j.out",
-                           str(script)], capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        ["sbatch", "--parsable", "-J", f"denpex-{name}", "-D", str(work), "-o", "slurm-%x-%j.out", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
 def fixed_rerun(work: Path) -> str:
-    return submit(work, "rerun-fixed", f"""#!/bin/bash
+    return submit(
+        work,
+        "rerun-fixed",
+        f"""#!/bin/bash
         mkdir -p data && echo '{{"text": "ok"}}' > data/shard_00017.jsonl
         {sys.executable} -c "import json; json.load(open('data/shard_00017.jsonl')); print('step 1 loss 1.0')"
-        """)
+        """,
+    )
 
 
 def broken_rerun(work: Path) -> str:
-    return submit(work, "rerun-broken", f"""#!/bin/bash
+    return submit(
+        work,
+        "rerun-broken",
+        f"""#!/bin/bash
         rm -rf data
         {sys.executable} -c "import json; print('step 1 loss 2.0', flush=True); json.load(open('data/shard_00017.jsonl'))"
-        """)
+        """,
+    )
 
 
 def press_fix_applied(fake, driver, message: dict, rerun: str, user: str = "U123"):
     driver.block_action("denpex_fix_applied", value=incident_of(message), message_ts=message["ts"], user_id=user)
     fake.wait_for(lambda: fake.open_view(user, "denpex_fix_applied"))
-    resp = driver.view_submission("denpex_fix_applied", {
-        "rerun": {"rerun_job": {"type": "plain_text_input", "value": rerun}},
-        "note": {"fix_note": {"type": "plain_text_input", "value": "wrote the missing shard"}}}, user_id=user)
+    resp = driver.view_submission(
+        "denpex_fix_applied",
+        {
+            "rerun": {"rerun_job": {"type": "plain_text_input", "value": rerun}},
+            "note": {"fix_note": {"type": "plain_text_input", "value": "wrote the missing shard"}},
+        },
+        user_id=user,
+    )
     assert resp.status_code == 200 and not resp.content.strip(), resp.text  # the modal closed
 
 
@@ -328,8 +360,11 @@ def incident_of(message: dict) -> str:
 
 
 def verdicts(fake, thread_ts: str) -> list[str]:
-    return [m.get("text", "") for m in fake.thread(CHANNEL_ID, thread_ts)
-            if any(w in m.get("text", "") for w in ("*Gone*", "*Back*", "*Inconclusive*"))]
+    return [
+        m.get("text", "")
+        for m in fake.thread(CHANNEL_ID, thread_ts)
+        if any(w in m.get("text", "") for w in ("*Gone*", "*Back*", "*Inconclusive*"))
+    ]
 
 
 CHANNEL_ID = "C123"
@@ -399,10 +434,10 @@ def test_a_restart_between_scheduling_and_the_due_time_still_checks_once(inciden
     rerun = fixed_rerun(work)
     wait_for_state(rerun, {"COMPLETED"})
     press_fix_applied(fake, driver, message, rerun)
-    bot.stop()               # down before the check is due
+    bot.stop()  # down before the check is due
     time.sleep(8)
     assert verdicts(fake, message["ts"]) == []
-    bot.start()              # the overdue check runs at start-up
+    bot.start()  # the overdue check runs at start-up
     fake.wait_for(lambda: verdicts(fake, message["ts"]), timeout=60)
     time.sleep(3)
     assert len(verdicts(fake, message["ts"])) == 1

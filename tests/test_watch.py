@@ -43,26 +43,39 @@ OOM = (
 )
 
 # an exception raised while loading a batch: only its frames make it a data error
-DATA_FRAMES = ('[rank2]: Traceback (most recent call last):\n'
-               '[rank2]:   File "/opt/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", '
-               'line 54, in fetch\n'
-               '[rank2]:     data = [self.dataset[idx] for idx in possibly_batched_index]\n'
-               '[rank2]:   File "/work/train.py", line 16, in __getitem__\n'
-               '[rank2]:     rec = json.loads(self.lines[i])\n')
+DATA_FRAMES = (
+    "[rank2]: Traceback (most recent call last):\n"
+    '[rank2]:   File "/opt/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", '
+    "line 54, in fetch\n"
+    "[rank2]:     data = [self.dataset[idx] for idx in possibly_batched_index]\n"
+    '[rank2]:   File "/work/train.py", line 16, in __getitem__\n'
+    "[rank2]:     rec = json.loads(self.lines[i])\n"
+)
 DATA_ERROR = "[rank2]: json.decoder.JSONDecodeError: Expecting ',' delimiter: line 2 column 1 (char 58)\n"
-WATCHDOG = ("[rank0]:[E1130 13:10:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=60, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran "
-            "for 600031 milliseconds before timing out.\n")
+WATCHDOG = (
+    "[rank0]:[E1130 13:10:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=60, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran "
+    "for 600031 milliseconds before timing out.\n"
+)
 
 
 def steps(first, last, ranks=(0,), pause=0.0):
-    return [["".join(f"[rank{r}]: step {s} | loss 2.31 | lr 3.0e-04\n" for r in ranks), pause]
-            for s in range(first, last + 1)]
+    return [
+        ["".join(f"[rank{r}]: step {s} | loss 2.31 | lr 3.0e-04\n" for r in ranks), pause]
+        for s in range(first, last + 1)
+    ]
 
 
 def fast(**overrides) -> WatchSection:
-    values = dict(interval="0.05s", stall_after="5s", save_warn_after="10s", save_slow_factor=3.0,
-                  slow_factor=2.0, window=50, idle_exit="10s")
+    values = dict(
+        interval="0.05s",
+        stall_after="5s",
+        save_warn_after="10s",
+        save_slow_factor=3.0,
+        slow_factor=2.0,
+        window=50,
+        idle_exit="10s",
+    )
     return WatchSection(**{**values, **overrides})
 
 
@@ -101,15 +114,18 @@ def append(path, text):
 
 # ---- the detectors, against real writers -------------------------------------------------------
 
+
 def test_a_save_that_hangs_after_two_quick_saves_is_reported_once(tmp_path, matcher):
     log = tmp_path / "train.log"
     log.touch()
     plan = steps(1, 10, pause=0.01)
     for at in (10, 20):
-        plan += [[f"[rank0]: Saving model checkpoint to /ckpt/checkpoint-{at}\n", 0.05],
-                 [f"[rank0]: Model weights saved in /ckpt/checkpoint-{at}/model.safetensors\n", 0.0]]
+        plan += [
+            [f"[rank0]: Saving model checkpoint to /ckpt/checkpoint-{at}\n", 0.05],
+            [f"[rank0]: Model weights saved in /ckpt/checkpoint-{at}/model.safetensors\n", 0.0],
+        ]
         plan += steps(at + 1, at + 10, pause=0.01)
-    plan += [["[rank0]: Saving model checkpoint to /ckpt/checkpoint-30\n", 3.0]]   # and it hangs
+    plan += [["[rank0]: Saving model checkpoint to /ckpt/checkpoint-30\n", 3.0]]  # and it hangs
     watcher = Watcher([str(log)], fast(stall_after="0.5s"), matcher)
     alerts = watch_writer(watcher, start_writer(tmp_path, log, plan))
     assert [a.kind for a in alerts] == ["slow_save"]
@@ -127,7 +143,7 @@ def test_steps_that_stop_are_one_stall_naming_the_rank_behind(tmp_path, matcher)
     plan += [["[rank0]: NCCL INFO comm 0x5581 rank 0 nranks 4 - still here\n", 0.1] for _ in range(15)]
     watcher = Watcher([str(log)], fast(stall_after="0.6s"), matcher)
     alerts = watch_writer(watcher, start_writer(tmp_path, log, plan))
-    assert [a.kind for a in alerts] == ["stall"]   # the output went on: a stall, not silence
+    assert [a.kind for a in alerts] == ["stall"]  # the output went on: a stall, not silence
     assert "no new training step for" in alerts[0].message and "the last was step 30" in alerts[0].message
     assert "rank 3 stopped earlier, at step 27" in alerts[0].message
     assert alerts[0].rank == 3 and alerts[0].facts["behind"] == [3]
@@ -168,7 +184,7 @@ def test_slower_steps_name_the_rank_whose_steps_slowed(tmp_path, matcher):
     said = []
     for tick in range(120):
         for r, path in enumerate(logs):
-            slow = r == 2 and tick >= 60      # rank 2 now takes 3 ticks per step
+            slow = r == 2 and tick >= 60  # rank 2 now takes 3 ticks per step
             if not slow or tick % 3 == 0:
                 step[r] += 1
                 append(path, f"step {step[r]} | loss 2.0 | lr 1e-4\n")
@@ -190,7 +206,7 @@ def test_time_spent_saving_is_not_step_time(tmp_path, matcher):
             append(log, f"saving checkpoint to /ckpt/step_{step}\n")
         elif poll % 8 == 0 and poll:
             append(log, f"saved checkpoint /ckpt/step_{step}\n")
-        if poll % 8 != 7:   # 5 steps a poll, none while saving
+        if poll % 8 != 7:  # 5 steps a poll, none while saving
             append(log, "".join(f"step {step + i} | loss 2.0 | lr 1e-4\n" for i in range(1, 6)))
             step += 5
         said += watcher.poll()
@@ -204,8 +220,11 @@ def test_time_spent_saving_is_not_step_time(tmp_path, matcher):
 def test_an_oom_traceback_split_between_polls_is_one_diagnosis(tmp_path, matcher, name, prefix, cut):
     log = tmp_path / name
     oom = OOM.replace("[rank3]: ", prefix)
-    cut = {"mid-line": len(oom) // 2, "before the error line": oom.index("torch.OutOfMemoryError") - len(prefix),
-           "inside the first frame": oom.index("\n") + 5}[cut]
+    cut = {
+        "mid-line": len(oom) // 2,
+        "before the error line": oom.index("torch.OutOfMemoryError") - len(prefix),
+        "inside the first frame": oom.index("\n") + 5,
+    }[cut]
     log.write_text("".join(f"{prefix}step {s} | loss 2.31 | lr 3.0e-04\n" for s in range(1, 301)))
     watcher = Watcher([str(log)], fast(), matcher)
     assert watcher.poll() == []
@@ -213,14 +232,14 @@ def test_an_oom_traceback_split_between_polls_is_one_diagnosis(tmp_path, matcher
     assert [a for a in watcher.poll() if a.kind == "diagnosis"] == []
     append(log, oom[cut:])
     said = watcher.poll()
-    append(log, WATCHDOG)   # diagnosed with the OOM above it as context
+    append(log, WATCHDOG)  # diagnosed with the OOM above it as context
     said += watcher.poll()
-    append(log, oom.splitlines(keepends=True)[-1])   # the same failure printed again
+    append(log, oom.splitlines(keepends=True)[-1])  # the same failure printed again
     said += watcher.poll() + watcher.poll()
     assert [a.kind for a in said] == ["diagnosis"]
     alert = said[0]
     assert alert.rank == 3 and alert.facts["class"] == "cuda_oom" and alert.file == str(log)
-    assert alert.facts["line"] == 300 + oom.count("\n")   # the line in the file, not in the poll's chunk
+    assert alert.facts["line"] == 300 + oom.count("\n")  # the line in the file, not in the poll's chunk
     assert log.read_text().splitlines()[alert.facts["line"] - 1].endswith("is free.")
     assert alert.report is not None and alert.report.top.class_ == "cuda_oom"
 
@@ -230,7 +249,7 @@ def test_the_lines_before_a_poll_are_the_context_of_what_it_reads(tmp_path, matc
     were read by the poll before the exception was written."""
     frames, error = DATA_FRAMES, DATA_ERROR
     alone = diagnose_sources([source_from_bytes("train.log", error.encode())], matcher)
-    assert alone.top.class_ != "tokenizer_or_data_error"   # without its frames, the exception is a plain one
+    assert alone.top.class_ != "tokenizer_or_data_error"  # without its frames, the exception is a plain one
     log = tmp_path / "train.log"
     log.write_text("[rank2]: step 1 | loss 2.0 | lr 1e-4\n")
     watcher = Watcher([str(log)], fast(), matcher)
@@ -239,8 +258,9 @@ def test_the_lines_before_a_poll_are_the_context_of_what_it_reads(tmp_path, matc
     assert watcher.poll() == []
     append(log, error)
     said = watcher.poll()
-    assert [(a.kind, a.rank, a.facts["class"], a.facts["line"]) for a in said] == \
-        [("diagnosis", 2, "tokenizer_or_data_error", 7)]
+    assert [(a.kind, a.rank, a.facts["class"], a.facts["line"]) for a in said] == [
+        ("diagnosis", 2, "tokenizer_or_data_error", 7)
+    ]
 
 
 def test_the_same_failure_on_the_same_rank_is_said_once_even_far_apart(tmp_path, matcher):
@@ -248,7 +268,7 @@ def test_the_same_failure_on_the_same_rank_is_said_once_even_far_apart(tmp_path,
     log.write_text("[rank3]: step 1 | loss 2.0 | lr 1e-4\n")
     watcher = Watcher([str(log)], fast(), matcher)
     said = watcher.poll()
-    for _ in range(3):   # the earlier OOM is long out of the context when it comes again
+    for _ in range(3):  # the earlier OOM is long out of the context when it comes again
         append(log, OOM + "".join(f"[rank3]: step {s} | loss 2.0 | lr 1e-4\n" for s in range(500)))
         said += watcher.poll()
     assert [(a.kind, a.rank, a.facts["line"]) for a in said] == [("diagnosis", 3, 7)]
@@ -267,6 +287,7 @@ def test_an_oom_written_by_a_process_in_two_pieces_is_one_diagnosis(tmp_path, ma
 
 # ---- the reader ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("how", ["truncated", "replaced", "rewritten"])
 def test_a_truncated_rotated_or_rewritten_file_is_read_again_from_the_start(tmp_path, matcher, how):
     log = tmp_path / "train.log"
@@ -279,13 +300,13 @@ def test_a_truncated_rotated_or_rewritten_file_is_read_again_from_the_start(tmp_
     elif how == "replaced":
         log.rename(tmp_path / "train.log.1")
         log.write_text(fresh)
-    else:   # copied and truncated, then written past the old size before the next look
+    else:  # copied and truncated, then written past the old size before the next look
         log.write_text(fresh * 10)
     said = watcher.poll()
     assert [a.kind for a in said] == ["file_reset", "diagnosis"]
     said_why = {"truncated": "shrank from", "replaced": "was replaced", "rewritten": "was rewritten"}[how]
     assert said_why in said[0].message
-    assert said[1].facts["line"] == fresh.count("\n")   # counted from the new start
+    assert said[1].facts["line"] == fresh.count("\n")  # counted from the new start
     assert watcher.bytes_read == log.stat().st_size
 
 
@@ -300,7 +321,7 @@ def test_a_poll_reads_only_what_was_appended(tmp_path, matcher):
     assert watcher.bytes_read == log.stat().st_size
     for n in (1, 3000, 77):
         added = "".join(f"[rank0]: step {s} | loss 2.0 | lr 1e-4\n" for s in range(n))
-        append(log, added[:-7])   # the last line not finished yet
+        append(log, added[:-7])  # the last line not finished yet
         watcher.poll()
         assert watcher.bytes_read == len(added) - 7
         append(log, added[-7:])
@@ -319,12 +340,15 @@ def test_new_log_files_in_a_directory_are_followed(tmp_path, matcher):
     (logs / "attempt_0" / "1" / "stderr.log").write_text(OOM.replace("[rank3]: ", ""))
     (logs / "model.pt").write_bytes(b"\x80\x04 not a log: torch.OutOfMemoryError: CUDA out of memory.\n")
     said = watcher.poll()
-    assert [(a.kind, a.file) for a in said] == [("file_new", str(logs / "attempt_0" / "1" / "stderr.log")),
-                                                ("diagnosis", str(logs / "attempt_0" / "1" / "stderr.log"))]
-    assert said[1].rank == 1   # torchelastic's attempt_0/<rank>/stderr.log
+    assert [(a.kind, a.file) for a in said] == [
+        ("file_new", str(logs / "attempt_0" / "1" / "stderr.log")),
+        ("diagnosis", str(logs / "attempt_0" / "1" / "stderr.log")),
+    ]
+    assert said[1].rank == 1  # torchelastic's attempt_0/<rank>/stderr.log
 
 
 # ---- state and resuming ----------------------------------------------------------------------
+
 
 def test_the_state_round_trips_through_json_and_a_resumed_watch_says_nothing_twice(tmp_path, matcher):
     log, clock = tmp_path / "train.log", Clock()
@@ -352,7 +376,7 @@ def test_the_state_round_trips_through_json_and_a_resumed_watch_says_nothing_twi
     assert resumed.saves.durations == first.saves.durations and len(resumed.saves.durations) == 2
     append(log, "ss 2.0 | lr 1e-4\n" + DATA_ERROR)
     said = resumed.poll()
-    assert resumed.progress.last["0"]["step"] == 22   # the unfinished line was read whole
+    assert resumed.progress.last["0"]["step"] == 22  # the unfinished line was read whole
     assert [(a.kind, a.rank, a.facts["class"]) for a in said] == [("diagnosis", 2, "tokenizer_or_data_error")]
     append(log, OOM.replace("rank3", "rank5").replace("GPU 3", "GPU 5"))
     said = resumed.poll()
@@ -375,63 +399,97 @@ def test_a_state_from_other_paths_is_not_read(tmp_path, matcher):
 
 # ---- recognising the formats -------------------------------------------------------------------
 
-@pytest.mark.parametrize("lines,expected", [
-    (["[rank0]: [Torch] Checkpoint global_step500 is about to be saved!",
-      "[rank0]: [Torch] Saving /ckpt/global_step500/mp_rank_00_model_states.pt...",
-      "[rank0]: [Torch] Saved /ckpt/global_step500/mp_rank_00_model_states.pt.",
-      "[rank0]: [Torch] Checkpoint global_step500 is ready now!"],
-     [(False, 500), (False, 500), (True, None), (True, None)]),
-    (["[INFO|trainer.py:3984] 2026-11-30 12:00:01,000 >> Saving model checkpoint to out/checkpoint-500",
-      "[INFO|modeling_utils.py:3042] 2026-11-30 12:00:09,000 >> Model weights saved in out/checkpoint-500/model.bin"],
-     [(False, 500), (True, None)]),
-    (["Epoch 0, global step 100: 'val_loss' reached 0.51 (best 0.51), saving model to '/ckpt/epoch=0-step=100.ckpt' "
-      "as top 1"],
-     [(False, 100)]),
-    ([" > saving checkpoint at iteration     500 to /ckpt in torch_dist format",
-      "  successfully saved checkpoint from iteration     500 to /ckpt"], [(False, 500), (True, None)]),
-    (["[rank0]: dcp.save -> /ckpt/step-300", "[rank0]: Finished saving the checkpoint in 4.21 seconds."],
-     [(False, 300), (True, None)]),
-    (["saving checkpoint to ckpt/step_0400.pt", "saved checkpoint ckpt/step_0400.pt"], [(False, 400), (True, None)]),
-    (['[rank0]:   File "/workspace/train.py", line 80, in saving checkpoint to disk'], []),   # a traceback frame
-])
+
+@pytest.mark.parametrize(
+    "lines,expected",
+    [
+        (
+            [
+                "[rank0]: [Torch] Checkpoint global_step500 is about to be saved!",
+                "[rank0]: [Torch] Saving /ckpt/global_step500/mp_rank_00_model_states.pt...",
+                "[rank0]: [Torch] Saved /ckpt/global_step500/mp_rank_00_model_states.pt.",
+                "[rank0]: [Torch] Checkpoint global_step500 is ready now!",
+            ],
+            [(False, 500), (False, 500), (True, None), (True, None)],
+        ),
+        (
+            [
+                "[INFO|trainer.py:3984] 2026-11-30 12:00:01,000 >> Saving model checkpoint to out/checkpoint-500",
+                "[INFO|modeling_utils.py:3042] 2026-11-30 12:00:09,000 >> Model weights saved in out/checkpoint-500/model.bin",
+            ],
+            [(False, 500), (True, None)],
+        ),
+        (
+            [
+                "Epoch 0, global step 100: 'val_loss' reached 0.51 (best 0.51), saving model to '/ckpt/epoch=0-step=100.ckpt' "
+                "as top 1"
+            ],
+            [(False, 100)],
+        ),
+        (
+            [
+                " > saving checkpoint at iteration     500 to /ckpt in torch_dist format",
+                "  successfully saved checkpoint from iteration     500 to /ckpt",
+            ],
+            [(False, 500), (True, None)],
+        ),
+        (
+            ["[rank0]: dcp.save -> /ckpt/step-300", "[rank0]: Finished saving the checkpoint in 4.21 seconds."],
+            [(False, 300), (True, None)],
+        ),
+        (
+            ["saving checkpoint to ckpt/step_0400.pt", "saved checkpoint ckpt/step_0400.pt"],
+            [(False, 400), (True, None)],
+        ),
+        (['[rank0]:   File "/workspace/train.py", line 80, in saving checkpoint to disk'], []),  # a traceback frame
+    ],
+)
 def test_save_lines_of_the_common_formats(library, lines, expected):
     found = Recognisers(library).saves(("\n".join(lines) + "\n").encode(), None)
     assert [(s.done, s.step) for s in found] == expected
 
 
-@pytest.mark.parametrize("line,rank,step", [
-    ("[rank3]: step 120 | loss 2.31 | lr 3.0e-04", 3, 120),
-    ("3: iteration      120/  10000 | consumed samples: 960 | lr: 1.0E-04 |", 3, 120),
-    ("[default1]:iter 2930: loss 3.9408, time 1097.30ms", 1, 2930),
-    ("Epoch 0:  45%|████▌     | 450/1000 [01:23<01:42,  5.37it/s, v_num=0]", None, 450),
-    ("{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 5e-05, 'epoch': 0.5}", None, None),
-])
+@pytest.mark.parametrize(
+    "line,rank,step",
+    [
+        ("[rank3]: step 120 | loss 2.31 | lr 3.0e-04", 3, 120),
+        ("3: iteration      120/  10000 | consumed samples: 960 | lr: 1.0E-04 |", 3, 120),
+        ("[default1]:iter 2930: loss 3.9408, time 1097.30ms", 1, 2930),
+        ("Epoch 0:  45%|████▌     | 450/1000 [01:23<01:42,  5.37it/s, v_num=0]", None, 450),
+        ("{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 5e-05, 'epoch': 0.5}", None, None),
+    ],
+)
 def test_step_lines_and_their_rank(library, line, rank, step):
     assert Recognisers(library).last_steps((line + "\n").encode(), b"", None, set()) == {rank: step}
 
 
 # ---- configuration ----------------------------------------------------------------------------
 
+
 def test_every_watch_key_is_documented_in_the_example_config():
     example = (ROOT / "config" / "denpex.example.toml").read_text()
     watch = example.split("\n[watch]\n", 1)[1]
-    assert load_config(ROOT / "config" / "denpex.example.toml").watch == WatchSection()   # the defaults, as documented
+    assert load_config(ROOT / "config" / "denpex.example.toml").watch == WatchSection()  # the defaults, as documented
     for key in Config.model_fields["watch"].annotation.model_fields:
         assert f"\n{key} = " in watch, f"watch.{key} is not in the example config"
 
 
-@pytest.mark.parametrize("body,expected", [
-    ("interval = '5x'", "watch.interval: String should match pattern"),
-    ("stall_after = '0s'", "watch.stall_after: Value error, '0s' must be longer than 0s"),
-    ("save_slow_factor = 0.5", "watch.save_slow_factor: Input should be greater than 1"),
-    ("window = 1", "watch.window: Input should be greater than or equal to 2"),
-    ("idle_after = '1m'", "watch.idle_after: Extra inputs are not permitted"),
-])
+@pytest.mark.parametrize(
+    "body,expected",
+    [
+        ("interval = '5x'", "watch.interval: String should match pattern"),
+        ("stall_after = '0s'", "watch.stall_after: Value error, '0s' must be longer than 0s"),
+        ("save_slow_factor = 0.5", "watch.save_slow_factor: Input should be greater than 1"),
+        ("window = 1", "watch.window: Input should be greater than or equal to 2"),
+        ("idle_after = '1m'", "watch.idle_after: Extra inputs are not permitted"),
+    ],
+)
 def test_bad_watch_values_are_refused_with_the_key(tmp_path, body, expected):
     refused_with_file_key_and_reason(tmp_path, f"[watch]\n{body}\n", expected)
 
 
 # ---- the command line ------------------------------------------------------------------------
+
 
 def test_add_cli_registers_the_watch_subcommand():
     parser = argparse.ArgumentParser(prog="denpex")
@@ -440,7 +498,7 @@ def test_add_cli_registers_the_watch_subcommand():
     assert args.func is cmd_watch and args.paths == ["a.log", "logs/"]
     assert (args.interval, args.json, args.wait, args.state) == ("2s", True, "1m", None)
     with pytest.raises(SystemExit):
-        parser.parse_args(["watch"])   # a path is required
+        parser.parse_args(["watch"])  # a path is required
 
 
 def test_denpex_watch_is_wired_into_the_cli():
@@ -471,9 +529,14 @@ def fast_config(tmp_path, monkeypatch):
 
 
 def test_a_run_that_completes_exits_0_and_says_only_that(tmp_path, fast_config):
-    log, state = tmp_path / "train.log", tmp_path / "watch.json"   # the log appears once the watch has looked
-    watch = subprocess.Popen(watch_cmd(str(log), "--json", "--wait", "20s", "--state", str(state)), cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log, state = tmp_path / "train.log", tmp_path / "watch.json"  # the log appears once the watch has looked
+    watch = subprocess.Popen(
+        watch_cmd(str(log), "--json", "--wait", "20s", "--state", str(state)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     plan = steps(1, 30, ranks=(0, 1), pause=0.01)
     plan += [["{'train_runtime': 12.5, 'train_samples_per_second': 40.1, 'train_loss': 2.1, 'epoch': 1.0}\n", 0]]
     wait_for(state)
@@ -499,27 +562,32 @@ def test_a_run_that_fails_exits_1_with_one_diagnosis(tmp_path, fast_config):
     assert len(lines) == 2 and " diagnosis " in lines[0] and " end " in lines[1]
     assert "(cuda_oom) on rank 3" in lines[0] and "run failed: CUDA out of memory" in lines[1]
 
-    state = tmp_path / "watch.json"   # a resumed watch remembers the end and says nothing again
+    state = tmp_path / "watch.json"  # a resumed watch remembers the end and says nothing again
     for _ in range(2):
-        again = subprocess.run(watch_cmd(str(log), "--state", str(state)), cwd=ROOT, capture_output=True,
-                               text=True, timeout=40)
+        again = subprocess.run(
+            watch_cmd(str(log), "--state", str(state)), cwd=ROOT, capture_output=True, text=True, timeout=40
+        )
         assert again.returncode == 1 and state.exists()
     assert again.stdout == ""
 
 
-@pytest.mark.parametrize("args,message", [
-    (["{missing}"], "{missing}: no such file or directory"),
-    (["{missing}", "--wait", "0.3s"], "{missing}: no such file or directory (waited 0.3s)"),
-    (["{log}", "--interval", "5x"], "--interval '5x': not a duration"),
-    (["{log}", "--wait", "soon"], "--wait 'soon': not a duration"),
-    (["{log}", "--state", "{log}"], "not a watch state"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["{missing}"], "{missing}: no such file or directory"),
+        (["{missing}", "--wait", "0.3s"], "{missing}: no such file or directory (waited 0.3s)"),
+        (["{log}", "--interval", "5x"], "--interval '5x': not a duration"),
+        (["{log}", "--wait", "soon"], "--wait 'soon': not a duration"),
+        (["{log}", "--state", "{log}"], "not a watch state"),
+    ],
+)
 def test_bad_input_exits_2_and_says_why(tmp_path, fast_config, args, message):
     names = {"missing": str(tmp_path / "nope.log"), "log": str(tmp_path / "train.log")}
     (tmp_path / "train.log").write_text("step 1 loss 2\n")
     started = time.monotonic()
-    proc = subprocess.run(watch_cmd(*(a.format(**names) for a in args)), cwd=ROOT, capture_output=True, text=True,
-                          timeout=40)
+    proc = subprocess.run(
+        watch_cmd(*(a.format(**names) for a in args)), cwd=ROOT, capture_output=True, text=True, timeout=40
+    )
     assert proc.returncode == 2 and message.format(**names) in proc.stderr and proc.stdout == ""
     if "--wait" in args and "0.3s" in args:
         assert time.monotonic() - started >= 0.3
@@ -537,8 +605,9 @@ def test_a_bad_watch_config_exits_2_naming_the_key(tmp_path, monkeypatch):
 def test_ctrl_c_exits_130(tmp_path, fast_config):
     log, state = tmp_path / "train.log", tmp_path / "watch.json"
     log.write_text("step 1 loss 2.0 lr 1e-4\n")
-    watch = subprocess.Popen(watch_cmd(str(log), "--state", str(state)), cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watch = subprocess.Popen(
+        watch_cmd(str(log), "--state", str(state)), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     wait_for(state)
     watch.send_signal(signal.SIGINT)
     out, err = watch.communicate(timeout=20)

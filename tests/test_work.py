@@ -15,8 +15,9 @@ def test_tasks_beyond_the_workers_wait_in_order_and_know_their_place():
     started: list[int] = []
     assert queue.ahead() is None
     for n in range(6):
-        queue.submit(Task(f"t{n}", lambda n=n: (release.wait(10), order.append(n)),
-                          on_start=lambda n=n: started.append(n)))
+        queue.submit(
+            Task(f"t{n}", lambda n=n: (release.wait(10), order.append(n)), on_start=lambda n=n: started.append(n))
+        )
         if n == 1:
             time.sleep(0.2)  # both workers have taken theirs
     assert queue.ahead() == 4  # a new one would wait behind the 4 not yet started

@@ -15,12 +15,44 @@ import re
 
 from bot.config import Config
 from bot.fetch.base import Budget, FetchedLog, FetchResult, JobFacts, JobRef
-from bot.fetch.errors import (CannotConnect, FetchError, FetchTimeout, InvalidJobId, LogMissing, NotConfigured,
-                              NotFound, Pending, PermissionDenied, RateLimited, UnknownCluster, UnknownJob, Unreachable)
+from bot.fetch.errors import (
+    CannotConnect,
+    FetchError,
+    FetchTimeout,
+    InvalidJobId,
+    LogMissing,
+    NotConfigured,
+    NotFound,
+    Pending,
+    PermissionDenied,
+    RateLimited,
+    UnknownCluster,
+    UnknownJob,
+    Unreachable,
+)
 
-__all__ = ["Budget", "CannotConnect", "FetchError", "FetchResult", "FetchTimeout", "FetchedLog", "InvalidJobId",
-           "JobFacts", "JobRef", "LogMissing", "NotConfigured", "NotFound", "Pending", "PermissionDenied",
-           "RateLimited", "UnknownCluster", "UnknownJob", "Unreachable", "fetch_job", "parse_job_ref"]
+__all__ = [
+    "Budget",
+    "CannotConnect",
+    "FetchError",
+    "FetchResult",
+    "FetchTimeout",
+    "FetchedLog",
+    "InvalidJobId",
+    "JobFacts",
+    "JobRef",
+    "LogMissing",
+    "NotConfigured",
+    "NotFound",
+    "Pending",
+    "PermissionDenied",
+    "RateLimited",
+    "UnknownCluster",
+    "UnknownJob",
+    "Unreachable",
+    "fetch_job",
+    "parse_job_ref",
+]
 
 _VALID = {
     # ASCII digits only (Python's \d takes "１２３" and "٣٤"), and never 0 (`scontrol show job 0` lists every job)
@@ -40,8 +72,10 @@ _HINT = {
 def parse_job_ref(text: str, config: Config) -> JobRef:
     raw = text.strip()
     if not config.clusters:
-        raise NotConfigured("fetching logs by job id needs a [clusters] section in DENPEX_CONFIG, "
-                            "and none is configured: pass the log files instead")
+        raise NotConfigured(
+            "fetching logs by job id needs a [clusters] section in DENPEX_CONFIG, "
+            "and none is configured: pass the log files instead"
+        )
     first, _, rest = raw.partition("/")
     if rest and first in config.clusters:
         name, job_id = first, rest
@@ -51,8 +85,10 @@ def parse_job_ref(text: str, config: Config) -> JobRef:
         name, job_id = next(iter(config.clusters)), raw
     cluster = config.clusters[name]
     if not _VALID[cluster.kind].match(job_id):
-        raise InvalidJobId(f"{job_id!r} is not a valid job reference for cluster {name!r} "
-                           f"({cluster.kind}): expected {_HINT[cluster.kind]}")
+        raise InvalidJobId(
+            f"{job_id!r} is not a valid job reference for cluster {name!r} "
+            f"({cluster.kind}): expected {_HINT[cluster.kind]}"
+        )
     return JobRef(name, cluster.kind, job_id, raw)
 
 

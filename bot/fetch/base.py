@@ -6,15 +6,27 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable
 
 from bot.fetch.errors import FetchError, FetchTimeout
 
-__all__ = ["Budget", "FetchError", "FetchResult", "FetchedLog", "JobFacts", "JobRef", "copy_tail_of_file",
-           "elapsed", "fair_shares", "new_workdir", "utc_iso", "write_tail_of_stream"]
+__all__ = [
+    "Budget",
+    "FetchError",
+    "FetchResult",
+    "FetchedLog",
+    "JobFacts",
+    "JobRef",
+    "copy_tail_of_file",
+    "elapsed",
+    "fair_shares",
+    "new_workdir",
+    "utc_iso",
+    "write_tail_of_stream",
+]
 
 COPY_CHUNK = 1 << 20
 
@@ -65,9 +77,9 @@ class JobFacts:
 class FetchedLog:
     name: str
     path: Path
-    size: int                 # bytes kept
-    original_size: int        # bytes the log had
-    truncated: bool           # True when only the newest bytes were kept
+    size: int  # bytes kept
+    original_size: int  # bytes the log had
+    truncated: bool  # True when only the newest bytes were kept
 
 
 @dataclass
@@ -97,8 +109,10 @@ class Budget:
 
     def check_time(self, what: str) -> None:
         if time.monotonic() > self.deadline:
-            raise FetchTimeout(f"fetching {what} took longer than {self.seconds:.0f}s; the scheduler or the "
-                               "filesystem is slow. Try again, or diagnose the files directly.")
+            raise FetchTimeout(
+                f"fetching {what} took longer than {self.seconds:.0f}s; the scheduler or the "
+                "filesystem is slow. Try again, or diagnose the files directly."
+            )
 
     def time_left(self) -> float:
         return max(0.1, self.deadline - time.monotonic())
@@ -124,7 +138,7 @@ def fair_shares(sizes: list[int], total: int) -> list[int]:
 
 
 def utc_iso(dt: datetime | None) -> str | None:
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if dt else None
 
 
 def elapsed(seconds: float) -> str:

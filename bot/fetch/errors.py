@@ -13,9 +13,9 @@ _BY_KIND: dict[str, type[FetchError]] = {}
 class FetchError(Exception):
     """A fetch failed; the subclass says how, `str(exc)` is the user-facing message."""
 
-    kind = ""                   # set by every subclass: class Pending(FetchError, kind="pending")
-    status: int | None = None   # the HTTP status, when an API answered with one (see bot.fetch.http)
-    detail = ""                 # what that API's error body said
+    kind = ""  # set by every subclass: class Pending(FetchError, kind="pending")
+    status: int | None = None  # the HTTP status, when an API answered with one (see bot.fetch.http)
+    detail = ""  # what that API's error body said
 
     def __init_subclass__(cls, kind: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)

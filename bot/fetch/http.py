@@ -21,27 +21,35 @@ statuses as notes rather than failures.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Mapping
 
 import httpx
 
 from bot.fetch.base import Budget, write_tail_of_stream
-from bot.fetch.errors import (CannotConnect, FetchError, FetchTimeout, NotConfigured, NotFound, PermissionDenied,
-                              RateLimited, Unreachable)
+from bot.fetch.errors import (
+    CannotConnect,
+    FetchError,
+    FetchTimeout,
+    NotConfigured,
+    NotFound,
+    PermissionDenied,
+    RateLimited,
+    Unreachable,
+)
 
-CONNECT_SECONDS = 10.0   # at most this long to connect, whatever the budget
-DETAIL_CHARS = 400       # of an error body, in messages
+CONNECT_SECONDS = 10.0  # at most this long to connect, whatever the budget
+DETAIL_CHARS = 400  # of an error body, in messages
 
 
 @dataclass
 class Tail:
-    kept: int       # bytes written (the newest ones)
-    received: int   # bytes the server sent
-    lines: int      # newlines the server sent
+    kept: int  # bytes written (the newest ones)
+    received: int  # bytes the server sent
+    lines: int  # newlines the server sent
 
 
 def bearer(token: str | None) -> dict[str, str]:
@@ -71,9 +79,18 @@ class JsonApi:
 
     `advice` adds the API's own hint to a failure, by key: 401, 403, 404, "timeout", "unreachable"."""
 
-    def __init__(self, client: httpx.Client, base: str, budget: Budget, *, service: str, cluster: str,
-                 headers: Mapping[str, str] | None = None, advice: Mapping[int | str, str] | None = None,
-                 location: str | None = None):
+    def __init__(
+        self,
+        client: httpx.Client,
+        base: str,
+        budget: Budget,
+        *,
+        service: str,
+        cluster: str,
+        headers: Mapping[str, str] | None = None,
+        advice: Mapping[int | str, str] | None = None,
+        location: str | None = None,
+    ):
         self.client = client
         self.base = base.rstrip("/")
         self.budget = budget
@@ -91,13 +108,21 @@ class JsonApi:
 
     # ------------------------------------------------------------------------------------------ requests
 
-    def request(self, method: str, path: str, *, what: str, params: Mapping | None = None,
-                headers: Mapping[str, str] | None = None) -> httpx.Response:
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        what: str,
+        params: Mapping | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
         """One request, whatever its status; transport failures raise."""
         self.budget.check_time(what)
         try:
-            return self.client.request(method, self.url(path), params=params, headers=self._headers(headers),
-                                       timeout=self.timeout())
+            return self.client.request(
+                method, self.url(path), params=params, headers=self._headers(headers), timeout=self.timeout()
+            )
         except httpx.HTTPError as exc:
             raise self.transport_error(exc, what) from None
 
@@ -112,16 +137,27 @@ class JsonApi:
         try:
             data = resp.json()
         except ValueError:
-            raise Unreachable(f"{self.where} answered {what} with something that is not JSON "
-                              f"({resp.headers.get('content-type') or 'no content type'}: a proxy or a login "
-                              "page?)") from None
+            raise Unreachable(
+                f"{self.where} answered {what} with something that is not JSON "
+                f"({resp.headers.get('content-type') or 'no content type'}: a proxy or a login "
+                "page?)"
+            ) from None
         if not isinstance(data, dict):
-            raise Unreachable(f"{self.where} answered {what} with unexpected JSON (a {type(data).__name__}, not "
-                              "an object)")
+            raise Unreachable(
+                f"{self.where} answered {what} with unexpected JSON (a {type(data).__name__}, not an object)"
+            )
         return data
 
-    def get_tail(self, path: str, dest: Path, keep: int, *, what: str, params: Mapping | None = None,
-                 headers: Mapping[str, str] | None = None) -> Tail:
+    def get_tail(
+        self,
+        path: str,
+        dest: Path,
+        keep: int,
+        *,
+        what: str,
+        params: Mapping | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Tail:
         """Stream a GET's body into `dest`, keeping its newest `keep` bytes (from a line start) and stopping when
         the time budget runs out. On any failure `dest` is removed and the error raised."""
         self.budget.check_time(what)
@@ -132,12 +168,14 @@ class JsonApi:
                 tail.lines += chunk.count(b"\n")
                 yield chunk
                 if time.monotonic() > self.budget.deadline:
-                    raise FetchTimeout(f"the {self.budget.seconds:.0f}s time budget ran out while {what} from "
-                                       f"{self.where}")
+                    raise FetchTimeout(
+                        f"the {self.budget.seconds:.0f}s time budget ran out while {what} from {self.where}"
+                    )
 
         try:
-            with self.client.stream("GET", self.url(path), params=params, headers=self._headers(headers),
-                                    timeout=self.timeout()) as resp:
+            with self.client.stream(
+                "GET", self.url(path), params=params, headers=self._headers(headers), timeout=self.timeout()
+            ) as resp:
                 if not resp.is_success:
                     resp.read()
                     raise self.status_error(resp, what)
@@ -162,39 +200,54 @@ class JsonApi:
         if code == 401:
             error: FetchError = PermissionDenied(
                 f"{self.where} rejected the bot's credentials while {what} (401 Unauthorized{said}): "
-                + self.advice.get(401, "they are missing, expired or wrong"))
+                + self.advice.get(401, "they are missing, expired or wrong")
+            )
         elif code == 403:
-            error = PermissionDenied(f"{self.where} refused {what} (403 Forbidden{said}): "
-                                     + self.advice.get(403, "the bot's credentials do not allow it"))
+            error = PermissionDenied(
+                f"{self.where} refused {what} (403 Forbidden{said}): "
+                + self.advice.get(403, "the bot's credentials do not allow it")
+            )
         elif code == 404:
-            error = NotFound(f"{self.where} found nothing while {what} (404 Not Found{said})"
-                             + (f": {self.advice[404]}" if 404 in self.advice else ""))
+            error = NotFound(
+                f"{self.where} found nothing while {what} (404 Not Found{said})"
+                + (f": {self.advice[404]}" if 404 in self.advice else "")
+            )
         elif code == 429:
             wait = retry_after(resp)
-            error = RateLimited(f"{self.where} is rate-limiting the bot (429 Too Many Requests) while {what}; "
-                                + (f"its Retry-After asks to wait {wait:.0f}s" if wait is not None
-                                   else "it sent no Retry-After: try again in a minute"))
+            error = RateLimited(
+                f"{self.where} is rate-limiting the bot (429 Too Many Requests) while {what}; "
+                + (
+                    f"its Retry-After asks to wait {wait:.0f}s"
+                    if wait is not None
+                    else "it sent no Retry-After: try again in a minute"
+                )
+            )
             error.retry_after = wait
         else:
             status_line = f"{code} {resp.reason_phrase}".strip()
-            error = Unreachable(f"{self.where} answered {status_line} while {what}{said}"
-                                + ("; it may be overloaded or restarting, try again" if code >= 500 else ""))
+            error = Unreachable(
+                f"{self.where} answered {status_line} while {what}{said}"
+                + ("; it may be overloaded or restarting, try again" if code >= 500 else "")
+            )
         error.status, error.detail = code, detail
         return error
 
     def transport_error(self, exc: httpx.HTTPError, what: str) -> FetchError:
         """The FetchError for a request that got no answer."""
         if isinstance(exc, httpx.TimeoutException):
-            return FetchTimeout(f"{self.where} did not answer in time while {what} ({type(exc).__name__}); "
-                                + self.advice.get("timeout", "it is slow or overloaded.")
-                                + " Try again, or diagnose the log files directly.")
+            return FetchTimeout(
+                f"{self.where} did not answer in time while {what} ({type(exc).__name__}); "
+                + self.advice.get("timeout", "it is slow or overloaded.")
+                + " Try again, or diagnose the log files directly."
+            )
         if isinstance(exc, httpx.UnsupportedProtocol):
             return NotConfigured(f"cluster {self.cluster!r}: {self.base} is not an http(s) URL ({exc})")
         hint = f" ({self.advice['unreachable']})" if "unreachable" in self.advice else ""
         if isinstance(exc, httpx.ConnectError):
             return CannotConnect(f"cannot reach {self.where} while {what}: {str(exc) or type(exc).__name__}{hint}")
-        return Unreachable(f"the connection to {self.where} failed while {what}: {type(exc).__name__} {exc}".rstrip()
-                           + hint)
+        return Unreachable(
+            f"the connection to {self.where} failed while {what}: {type(exc).__name__} {exc}".rstrip() + hint
+        )
 
 
 def retry_after(resp: httpx.Response) -> float | None:
@@ -207,5 +260,5 @@ def retry_after(resp: httpx.Response) -> float | None:
     except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())

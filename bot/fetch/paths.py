@@ -8,8 +8,16 @@ import shutil
 from pathlib import Path
 
 from bot.config import PathsCluster
-from bot.fetch.base import (Budget, FetchedLog, FetchResult, JobFacts, JobRef, copy_tail_of_file, fair_shares,
-                            new_workdir)
+from bot.fetch.base import (
+    Budget,
+    FetchedLog,
+    FetchResult,
+    JobFacts,
+    JobRef,
+    copy_tail_of_file,
+    fair_shares,
+    new_workdir,
+)
 from bot.fetch.errors import LogMissing, NotConfigured, UnknownJob
 
 
@@ -22,17 +30,21 @@ def fetch_paths(ref: JobRef, cluster: PathsCluster, budget: Budget) -> FetchResu
             raise NotConfigured(f"path template {template!r} may only use {{job_id}}") from None
         found += [Path(p) for p in sorted(glob.glob(pattern)) if os.path.isfile(p)]
     if not found:
-        raise UnknownJob(f"no logs for job {ref.job_id} under "
-                         f"{', '.join(t.format(job_id=ref.job_id) for t in cluster.templates)}")
+        raise UnknownJob(
+            f"no logs for job {ref.job_id} under {', '.join(t.format(job_id=ref.job_id) for t in cluster.templates)}"
+        )
     readable = [p for p in found if os.access(p, os.R_OK)]
     if not readable:
-        raise LogMissing(f"the logs of job {ref.job_id} exist but are not readable by denpex: "
-                         f"{', '.join(map(str, found[:3]))}")
+        raise LogMissing(
+            f"the logs of job {ref.job_id} exist but are not readable by denpex: {', '.join(map(str, found[:3]))}"
+        )
     workdir = new_workdir()
     logs = []
     try:
         common = os.path.commonpath([str(p.parent) for p in readable])
-        for path, share in zip(readable, fair_shares([p.stat().st_size for p in readable], budget.remaining)):
+        for path, share in zip(
+            readable, fair_shares([p.stat().st_size for p in readable], budget.remaining), strict=True
+        ):
             budget.check_time(str(path))
             name = os.path.relpath(path, common)
             kept, original = copy_tail_of_file(path, workdir / f"{len(logs):03d}_{path.name}", share)

@@ -11,29 +11,40 @@ from __future__ import annotations
 
 import os
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 import httpx
 
 from bot.config import RayCluster
-from bot.fetch.base import (Budget, FetchedLog, FetchResult, JobFacts, JobRef, elapsed, new_workdir, utc_iso,
-                            write_tail_of_stream)
+from bot.fetch.base import (
+    Budget,
+    FetchedLog,
+    FetchResult,
+    JobFacts,
+    JobRef,
+    elapsed,
+    new_workdir,
+    utc_iso,
+    write_tail_of_stream,
+)
 from bot.fetch.errors import FetchError, NotConfigured, NotFound, Pending, UnknownJob, Unreachable
 from bot.fetch.http import JsonApi, bearer, error_detail
 
 TERMINAL = {"STOPPED", "SUCCEEDED", "FAILED"}
 STATUS_LOG = "ray-job-message.log"
-ADVICE = {401: "the bot's token is expired or wrong",
-          403: "the bot's token is not allowed to read jobs",
-          "timeout": "the head node is slow or overloaded.",
-          "unreachable": "is the head node up, and is the dashboard port 8265 reachable from the bot?"}
+ADVICE = {
+    401: "the bot's token is expired or wrong",
+    403: "the bot's token is not allowed to read jobs",
+    "timeout": "the head node is slow or overloaded.",
+    "unreachable": "is the head node up, and is the dashboard port 8265 reachable from the bot?",
+}
 
 
 def _ms(value) -> datetime | None:
     if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
         return None
-    return datetime.fromtimestamp(value / 1000, timezone.utc)
+    return datetime.fromtimestamp(value / 1000, UTC)
 
 
 def job_facts(job_id: str, info: dict) -> tuple[JobFacts, list[str]]:
@@ -62,7 +73,7 @@ def job_facts(job_id: str, info: dict) -> tuple[JobFacts, list[str]]:
     start, end = _ms(info.get("start_time")), _ms(info.get("end_time"))
     facts.start, facts.end = utc_iso(start), utc_iso(end)
     if start:
-        facts.elapsed = elapsed(((end or datetime.now(timezone.utc)) - start).total_seconds())
+        facts.elapsed = elapsed(((end or datetime.now(UTC)) - start).total_seconds())
     if info.get("user"):
         facts.user = str(info["user"])
     return facts, notes
@@ -73,16 +84,25 @@ def _token(cluster: RayCluster, name: str) -> str | None:
         return None
     token = os.environ.get(cluster.token_env, "").strip()
     if not token:
-        raise NotConfigured(f"cluster {name!r}: the environment variable {cluster.token_env} "
-                            "(token_env) that should hold the Ray dashboard token is not set")
+        raise NotConfigured(
+            f"cluster {name!r}: the environment variable {cluster.token_env} "
+            "(token_env) that should hold the Ray dashboard token is not set"
+        )
     return token
 
 
 def fetch_ray(ref: JobRef, cluster: RayCluster, budget: Budget, http: httpx.Client | None = None) -> FetchResult:
     token = _token(cluster, ref.cluster)
     client = http or httpx.Client(follow_redirects=False)
-    api = JsonApi(client, cluster.address, budget, service="the Ray dashboard", cluster=ref.cluster,
-                  headers=bearer(token), advice=ADVICE)
+    api = JsonApi(
+        client,
+        cluster.address,
+        budget,
+        service="the Ray dashboard",
+        cluster=ref.cluster,
+        headers=bearer(token),
+        advice=ADVICE,
+    )
     try:
         return _fetch(api, ref, budget)
     finally:
@@ -92,8 +112,9 @@ def fetch_ray(ref: JobRef, cluster: RayCluster, budget: Budget, http: httpx.Clie
 
 def _unknown(api: JsonApi, job_id: str, detail: str) -> UnknownJob:
     said = f" ({detail[:300]})" if detail else ""
-    return UnknownJob(f"Ray cluster {api.cluster!r} has no job {job_id!r}{said}: check the submission id "
-                      "(`ray job list`)")
+    return UnknownJob(
+        f"Ray cluster {api.cluster!r} has no job {job_id!r}{said}: check the submission id (`ray job list`)"
+    )
 
 
 def _fetch(api: JsonApi, ref: JobRef, budget: Budget) -> FetchResult:
@@ -111,9 +132,11 @@ def _fetch(api: JsonApi, ref: JobRef, budget: Budget) -> FetchResult:
     facts, notes = job_facts(job_id, info)
     if facts.state == "PENDING":
         message = str(info.get("message") or "").strip()
-        raise Pending(f"Ray job {job_id} is PENDING: it has not started, so there is no log to diagnose"
-                      + (f" (Ray says: {message.splitlines()[0][:300]})" if message else "")
-                      + ". Waiting for resources or for its runtime environment to install.")
+        raise Pending(
+            f"Ray job {job_id} is PENDING: it has not started, so there is no log to diagnose"
+            + (f" (Ray says: {message.splitlines()[0][:300]})" if message else "")
+            + ". Waiting for resources or for its runtime environment to install."
+        )
 
     workdir = new_workdir()
     try:
@@ -124,8 +147,9 @@ def _fetch(api: JsonApi, ref: JobRef, budget: Budget) -> FetchResult:
     return FetchResult(ref.cluster, facts, logs, notes, workdir)
 
 
-def _fetch_logs(api: JsonApi, path: str, job_id: str, info: dict, budget: Budget, workdir, notes: list[str]
-                ) -> list[FetchedLog]:
+def _fetch_logs(
+    api: JsonApi, path: str, job_id: str, info: dict, budget: Budget, workdir, notes: list[str]
+) -> list[FetchedLog]:
     what = f"reading the logs of Ray job {job_id}"
     resp = api.request("GET", path + "/logs", what=what)
     text = None
@@ -161,8 +185,7 @@ def _fetch_logs(api: JsonApi, path: str, job_id: str, info: dict, budget: Budget
         if message and budget.remaining > 0:
             # with no driver log, the status message (which carries the last lines of output on failure) is the evidence
             dest = workdir / STATUS_LOG
-            kept, original = write_tail_of_stream([(message + "\n").encode("utf-8", "replace")], dest,
-                                                  budget.remaining)
+            kept, original = write_tail_of_stream([(message + "\n").encode("utf-8", "replace")], dest, budget.remaining)
             budget.used += kept
             logs.append(FetchedLog(f"ray/{job_id}/{STATUS_LOG}", dest, kept, original, kept < original))
     return logs

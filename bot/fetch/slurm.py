@@ -13,16 +13,33 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from bot.config import SlurmCluster, seconds
-from bot.fetch.base import (Budget, FetchedLog, FetchResult, JobFacts, JobRef, copy_tail_of_file, fair_shares,
-                            new_workdir)
-from bot.fetch.errors import (FetchError, FetchTimeout, InvalidJobId, LogMissing, NotConfigured, NotFound, Pending,
-                              UnknownJob, Unreachable)
+from bot.fetch.base import (
+    Budget,
+    FetchedLog,
+    FetchResult,
+    JobFacts,
+    JobRef,
+    copy_tail_of_file,
+    fair_shares,
+    new_workdir,
+)
+from bot.fetch.errors import (
+    FetchError,
+    FetchTimeout,
+    InvalidJobId,
+    LogMissing,
+    NotConfigured,
+    NotFound,
+    Pending,
+    UnknownJob,
+    Unreachable,
+)
 
 log = logging.getLogger("denpex.fetch")
 _KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z][A-Za-z0-9_/:]*)=")
@@ -42,14 +59,22 @@ Runner = Callable[[list[str], float], Completed]
 
 def run_command(args: list[str], timeout: float) -> Completed:
     try:
-        proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, "LC_ALL": "C", "SLURM_TIME_FORMAT": "standard"})
+        proc = subprocess.run(
+            args,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "LC_ALL": "C", "SLURM_TIME_FORMAT": "standard"},
+        )
     except FileNotFoundError:
-        raise Unreachable(f"`{args[0]}` is not installed here: run denpex on a Slurm login node, "
-                          "or configure slurmrestd (restd_url) for this cluster") from None
+        raise Unreachable(
+            f"`{args[0]}` is not installed here: run denpex on a Slurm login node, "
+            "or configure slurmrestd (restd_url) for this cluster"
+        ) from None
     except subprocess.TimeoutExpired:
-        raise FetchTimeout(f"`{' '.join(args[:3])}` did not answer within {timeout:.0f}s: the Slurm "
-                           "controller is slow or unreachable") from None
+        raise FetchTimeout(
+            f"`{' '.join(args[:3])}` did not answer within {timeout:.0f}s: the Slurm controller is slow or unreachable"
+        ) from None
     return Completed(proc.returncode, proc.stdout, proc.stderr)
 
 
@@ -59,17 +84,21 @@ def parse_scontrol_line(line: str) -> dict[str, str]:
     out = {}
     for i, m in enumerate(keys):
         end = keys[i + 1].start() if i + 1 < len(keys) else len(line)
-        out[m.group(1)] = line[m.end():end].strip()
+        out[m.group(1)] = line[m.end() : end].strip()
     return out
 
 
 def expand_pattern(path: str, job: dict[str, str]) -> str:
     """Slurm's filename patterns (sbatch --output): %j %J %x %A %a %N %u %t %s %n %%; per-task ones become globs."""
     values = {
-        "j": job.get("JobId", ""), "J": job.get("JobId", ""), "x": job.get("JobName", ""),
-        "A": job.get("ArrayJobId") or job.get("JobId", ""), "a": job.get("ArrayTaskId") or "4294967294",
+        "j": job.get("JobId", ""),
+        "J": job.get("JobId", ""),
+        "x": job.get("JobName", ""),
+        "A": job.get("ArrayJobId") or job.get("JobId", ""),
+        "a": job.get("ArrayTaskId") or "4294967294",
         "N": (job.get("BatchHost") or job.get("NodeList") or "").split(",")[0],
-        "u": (job.get("UserId") or "").split("(")[0], "%": "%",
+        "u": (job.get("UserId") or "").split("(")[0],
+        "%": "%",
     }
 
     def sub(m: re.Match) -> str:
@@ -88,10 +117,18 @@ STATUS_LOG = "slurm-status.log"
 def _job_facts(job: dict[str, str], job_id: str) -> JobFacts:
     nodes = job.get("NodeList") or ""
     return JobFacts(
-        job_id=job_id, name=job.get("JobName"), state=job.get("JobState"), exit_code=job.get("ExitCode"),
-        reason=job.get("Reason"), nodes=[nodes] if nodes and nodes != "(null)" else [],
-        start=_time(job.get("StartTime")), end=_time(job.get("EndTime")), elapsed=job.get("RunTime"),
-        user=(job.get("UserId") or "").split("(")[0] or None, workdir=job.get("WorkDir"))
+        job_id=job_id,
+        name=job.get("JobName"),
+        state=job.get("JobState"),
+        exit_code=job.get("ExitCode"),
+        reason=job.get("Reason"),
+        nodes=[nodes] if nodes and nodes != "(null)" else [],
+        start=_time(job.get("StartTime")),
+        end=_time(job.get("EndTime")),
+        elapsed=job.get("RunTime"),
+        user=(job.get("UserId") or "").split("(")[0] or None,
+        workdir=job.get("WorkDir"),
+    )
 
 
 def _time(value: str | None) -> str | None:
@@ -123,13 +160,27 @@ def _sacct(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> l
     names = SACCT_FIELDS.split(",")
     rows = []
     for line in done.stdout.strip().splitlines():
-        row = dict(zip(names, line.split("|")))
+        # -P separates fields with "|" and does not escape it: a "|" in a job name or work dir shifts the
+        # columns after it (zip then drops the extras).
+        row = dict(zip(names, line.split("|"), strict=False))
         task = row["JobID"].split("_", 1)
-        rows.append({"JobId": row["JobID"], "JobName": row["JobName"], "JobState": row["State"].split()[0],
-                     "ExitCode": row["ExitCode"], "NodeList": row["NodeList"], "StartTime": row["Start"],
-                     "EndTime": row["End"], "RunTime": row["Elapsed"], "UserId": row["User"],
-                     "WorkDir": row["WorkDir"], "Reason": row["Reason"],
-                     "ArrayJobId": task[0] if len(task) == 2 else "", "ArrayTaskId": task[1] if len(task) == 2 else ""})
+        rows.append(
+            {
+                "JobId": row["JobID"],
+                "JobName": row["JobName"],
+                "JobState": row["State"].split()[0],
+                "ExitCode": row["ExitCode"],
+                "NodeList": row["NodeList"],
+                "StartTime": row["Start"],
+                "EndTime": row["End"],
+                "RunTime": row["Elapsed"],
+                "UserId": row["User"],
+                "WorkDir": row["WorkDir"],
+                "Reason": row["Reason"],
+                "ArrayJobId": task[0] if len(task) == 2 else "",
+                "ArrayTaskId": task[1] if len(task) == 2 else "",
+            }
+        )
     return rows
 
 
@@ -143,14 +194,24 @@ def _restd(ref: JobRef, cluster: SlurmCluster, budget: Budget, http) -> list[dic
     headers = {"X-SLURM-USER-TOKEN": token} if token else {}
     if cluster.restd_user:
         headers["X-SLURM-USER-NAME"] = cluster.restd_user
-    client = http or httpx.Client(transport=httpx.HTTPTransport(uds=cluster.restd_socket) if cluster.restd_socket
-                                  else None)
-    api = JsonApi(client, cluster.restd_url or "http://localhost", budget, service="slurmrestd", cluster=ref.cluster,
-                  headers=headers, location=f"{cluster.restd_socket} (unix socket)" if cluster.restd_socket else None,
-                  advice={401: f"check the JWT in ${cluster.restd_token_env}",
-                          403: f"check the JWT in ${cluster.restd_token_env} and the user it may act for",
-                          "timeout": "slurmrestd or the controller behind it is slow.",
-                          "unreachable": "is slurmrestd running, at restd_url or restd_socket?"})
+    client = http or httpx.Client(
+        transport=httpx.HTTPTransport(uds=cluster.restd_socket) if cluster.restd_socket else None
+    )
+    api = JsonApi(
+        client,
+        cluster.restd_url or "http://localhost",
+        budget,
+        service="slurmrestd",
+        cluster=ref.cluster,
+        headers=headers,
+        location=f"{cluster.restd_socket} (unix socket)" if cluster.restd_socket else None,
+        advice={
+            401: f"check the JWT in ${cluster.restd_token_env}",
+            403: f"check the JWT in ${cluster.restd_token_env} and the user it may act for",
+            "timeout": "slurmrestd or the controller behind it is slow.",
+            "unreachable": "is slurmrestd running, at restd_url or restd_socket?",
+        },
+    )
     try:
         data = api.get_json(f"/slurm/{cluster.restd_version}/job/{ref.job_id}", what=f"reading job {ref.job_id}")
     except NotFound:
@@ -171,14 +232,22 @@ def _restd_row(job: dict) -> dict[str, str]:
     if isinstance(exit_code, dict):
         exit_code = exit_code.get("return_code", exit_code)
     state = job.get("job_state")
-    return {"JobId": str(job.get("job_id")), "JobName": job.get("name", ""),
-            "JobState": state[0] if isinstance(state, list) else str(state or ""),
-            "ExitCode": str(exit_code), "NodeList": job.get("nodes", ""),
-            "WorkDir": job.get("current_working_directory", ""), "StdOut": job.get("standard_output", ""),
-            "StdErr": job.get("standard_error", ""), "UserId": job.get("user_name", ""),
-            "Reason": job.get("state_reason", ""), "StartTime": str(job.get("start_time", "")),
-            "EndTime": str(job.get("end_time", "")),
-            "ArrayJobId": str(job.get("array_job_id") or ""), "ArrayTaskId": str(job.get("array_task_id") or "")}
+    return {
+        "JobId": str(job.get("job_id")),
+        "JobName": job.get("name", ""),
+        "JobState": state[0] if isinstance(state, list) else str(state or ""),
+        "ExitCode": str(exit_code),
+        "NodeList": job.get("nodes", ""),
+        "WorkDir": job.get("current_working_directory", ""),
+        "StdOut": job.get("standard_output", ""),
+        "StdErr": job.get("standard_error", ""),
+        "UserId": job.get("user_name", ""),
+        "Reason": job.get("state_reason", ""),
+        "StartTime": str(job.get("start_time", "")),
+        "EndTime": str(job.get("end_time", "")),
+        "ArrayJobId": str(job.get("array_job_id") or ""),
+        "ArrayTaskId": str(job.get("array_task_id") or ""),
+    }
 
 
 def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[tuple[str, Path]]:
@@ -197,15 +266,21 @@ def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[
             pattern = os.path.join(workdir, pattern)
         for path in sorted(glob.glob(pattern)) or [pattern]:
             found.append((os.path.basename(path), Path(path)))
-    fields = {"job_id": ref.job_id.split("_")[0], "array_job_id": job.get("ArrayJobId") or job.get("JobId", ""),
-              "array_task_id": job.get("ArrayTaskId", ""), "workdir": workdir, "name": job.get("JobName", ""),
-              "user": (job.get("UserId") or "").split("(")[0]}
+    fields = {
+        "job_id": ref.job_id.split("_")[0],
+        "array_job_id": job.get("ArrayJobId") or job.get("JobId", ""),
+        "array_task_id": job.get("ArrayTaskId", ""),
+        "workdir": workdir,
+        "name": job.get("JobName", ""),
+        "user": (job.get("UserId") or "").split("(")[0],
+    }
     for template in cluster.log_templates:
         try:
             pattern = template.format(**fields)
         except (KeyError, IndexError):
-            raise NotConfigured(f"log template {template!r} uses an unknown field; available: "
-                                f"{', '.join(fields)}") from None
+            raise NotConfigured(
+                f"log template {template!r} uses an unknown field; available: {', '.join(fields)}"
+            ) from None
         for path in sorted(glob.glob(pattern)):
             found.append((os.path.relpath(path, workdir) if workdir and path.startswith(workdir) else path, Path(path)))
     unique, seen = [], set()
@@ -226,8 +301,9 @@ def _is_job(job: dict[str, str], job_id: str) -> bool:
     return own == base or own.startswith(base + "_") or job.get("ArrayJobId") == base or job.get("HetJobId") == base
 
 
-def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None,
-                http=None) -> FetchResult:
+def fetch_slurm(
+    ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None, http=None
+) -> FetchResult:
     run = runner or run_command
     if cluster.restd_url or cluster.restd_socket:
         jobs = _restd(ref, cluster, budget, http)
@@ -237,11 +313,15 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
             jobs = _sacct(ref, cluster, budget, run) or []
     strangers = [j.get("JobId", "?") for j in jobs if not _is_job(j, ref.job_id)]
     if strangers:  # `scontrol show job 0` lists every job: never diagnose other people's jobs as this one
-        raise InvalidJobId(f"Slurm answered for job {ref.job_id} with other jobs too "
-                           f"({', '.join(strangers[:5])}): refusing to read their logs")
+        raise InvalidJobId(
+            f"Slurm answered for job {ref.job_id} with other jobs too "
+            f"({', '.join(strangers[:5])}): refusing to read their logs"
+        )
     if not jobs:
-        raise UnknownJob(f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
-                         "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)")
+        raise UnknownJob(
+            f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
+            "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)"
+        )
     budget.check_time(f"job {ref.job_id}")
     main = jobs[0]
     facts = _job_facts(main, ref.job_id)
@@ -250,8 +330,10 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
         states = sorted({j.get("JobState", "") for j in jobs})
         facts.state = "/".join(states)
     if all(j.get("JobState") == "PENDING" for j in jobs):
-        raise Pending(f"job {ref.job_id} is still pending (Reason={main.get('Reason', '?')}): it has "
-                      "no log yet. Ask again once it has started.")
+        raise Pending(
+            f"job {ref.job_id} is still pending (Reason={main.get('Reason', '?')}): it has "
+            "no log yet. Ask again once it has started."
+        )
     candidates: list[tuple[str, Path]] = []
     for job in jobs:
         if job.get("JobState") == "PENDING":
@@ -267,14 +349,17 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
         else:
             notes.append(f"{path} does not exist on this machine")
     if not existing:
-        raise LogMissing(f"job {ref.job_id} is {facts.state}, but none of its logs can be read here: "
-                         + "; ".join(notes[:4]) + ". Logs on a node-local disk need a log_templates "
-                         "entry pointing at the shared filesystem.")
+        raise LogMissing(
+            f"job {ref.job_id} is {facts.state}, but none of its logs can be read here: "
+            + "; ".join(notes[:4])
+            + ". Logs on a node-local disk need a log_templates "
+            "entry pointing at the shared filesystem."
+        )
     workdir = new_workdir()
     sizes = [path.stat().st_size for _, path in existing]
     logs = []
     try:
-        for (name, path), share in zip(existing, fair_shares(sizes, budget.remaining)):
+        for (name, path), share in zip(existing, fair_shares(sizes, budget.remaining), strict=True):
             budget.check_time(str(path))
             dest = workdir / f"{len(logs):03d}_{Path(name).name}"
             kept, original = copy_tail_of_file(path, dest, share)
@@ -285,8 +370,9 @@ def fetch_slurm(ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runn
         raise
     truncated = [log.name for log in logs if log.truncated]
     if truncated:
-        notes.append(f"kept the newest {budget.max_bytes / 1e9:.1f} GB in all: {', '.join(truncated[:4])} truncated "
-                     "at the start")
+        notes.append(
+            f"kept the newest {budget.max_bytes / 1e9:.1f} GB in all: {', '.join(truncated[:4])} truncated at the start"
+        )
     if main.get("JobState") in ("RUNNING", "COMPLETING"):
         notes.append("the job is still running: its logs were read as they stand")
         if main.get("JobState") == "RUNNING":
@@ -317,11 +403,13 @@ def _silence(facts: JobFacts, paths: list[Path], silent_after: float, workdir: P
     quiet = now - newest
     if quiet < silent_after:
         return None
-    stamp = datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    last = datetime.fromtimestamp(newest, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    stamp = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    last = datetime.fromtimestamp(newest, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     where = f" on {','.join(facts.nodes)}" if facts.nodes else ""
-    line = (f"{stamp} denpex: slurm job {facts.job_id} is RUNNING{where} (run time {facts.elapsed or '?'}) but none of "
-            f"its {len(paths)} log file(s) has been written for {_minutes(quiet)} (last write {last})\n")
+    line = (
+        f"{stamp} denpex: slurm job {facts.job_id} is RUNNING{where} (run time {facts.elapsed or '?'}) but none of "
+        f"its {len(paths)} log file(s) has been written for {_minutes(quiet)} (last write {last})\n"
+    )
     dest = workdir / STATUS_LOG
     dest.write_text(line)
     size = len(line.encode())

@@ -22,8 +22,7 @@ def register(app, store: Store, inbox: Inbox, responder: Responder, service: Dia
         target = Target(body["channel_id"], None, user, key)
         try:
             asked = read_diagnose_command(body.get("text") or "")
-            ref = service.job_for(asked.reference, user, group_members(client)) \
-                if isinstance(asked, JobAsked) else None
+            ref = service.job_for(asked.reference, user, group_members(client)) if isinstance(asked, JobAsked) else None
         except Refused as exc:
             ack(text=str(exc))
             return False

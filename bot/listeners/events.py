@@ -19,8 +19,9 @@ EVENTS = ({"type": "message", "subtype": "file_share"}, "file_shared", "message"
 def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object, str | None], bool]:
     """Listen for events; returns how an event is routed (a resumed request is routed so too)."""
 
-    def answer_file(client, key: str | None, file_id: str, channel: str, thread_ts: str | None, user: str | None,
-                    info: dict) -> bool:
+    def answer_file(
+        client, key: str | None, file_id: str, channel: str, thread_ts: str | None, user: str | None, info: dict
+    ) -> bool:
         if not looks_like_log_file(info):
             return False
         # file_shared and message/file_share: one upload, one answer (the same request may claim it again)
@@ -36,8 +37,9 @@ def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object,
             thread_ts = event.get("thread_ts") or event.get("ts")
             handed = False
             for f in event.get("files", []):  # the request is finished with the first file's answer
-                if answer_file(client, None if handed else key, f["id"], event["channel"], thread_ts,
-                               event.get("user"), f):
+                if answer_file(
+                    client, None if handed else key, f["id"], event["channel"], thread_ts, event.get("user"), f
+                ):
                     handed = True
             return handed
         if kind == "file_shared":
@@ -49,8 +51,9 @@ def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object,
             channel = event.get("channel_id")
             shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
             share = (shares.get(channel) or [{}])[0]
-            return answer_file(client, key, file_id, channel, share.get("thread_ts") or share.get("ts"),
-                               event.get("user_id"), info)
+            return answer_file(
+                client, key, file_id, channel, share.get("thread_ts") or share.get("ts"), event.get("user_id"), info
+            )
         if kind == "app_mention":
             return on_mention(event, client, key)
         return False  # plain messages are not for the bot

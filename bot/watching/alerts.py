@@ -17,11 +17,11 @@ NOTICES = ("file_new", "file_reset")
 @dataclass(frozen=True)
 class Alert:
     kind: str
-    message: str             # one line that says what was measured
-    time: float              # when the watch saw it (seconds since the epoch)
+    message: str  # one line that says what was measured
+    time: float  # when the watch saw it (seconds since the epoch)
     file: str | None = None
     rank: int | None = None
-    facts: dict[str, Any] = field(default_factory=dict)   # the measured values, JSON-able
+    facts: dict[str, Any] = field(default_factory=dict)  # the measured values, JSON-able
     report: Report | None = field(default=None, compare=False, repr=False)  # kind "diagnosis": the whole report
 
     def __post_init__(self):
@@ -33,8 +33,14 @@ class Alert:
         return self.kind in NOTICES
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "time": iso(self.time), "file": self.file, "rank": self.rank,
-                "message": self.message, "facts": self.facts}
+        return {
+            "kind": self.kind,
+            "time": iso(self.time),
+            "file": self.file,
+            "rank": self.rank,
+            "message": self.message,
+            "facts": self.facts,
+        }
 
 
 def iso(ts: float) -> str:

@@ -19,9 +19,9 @@ from .alerts import Alert, ranks_text, span, span_range
 from .lines import SaveLine, diagnosed
 from .tail import Chunk
 
-HISTORY_SAVES = 50       # completed saves kept for the median
-HISTORY_WINDOWS = 20     # step-time samples kept per rank, in windows
-ALERTED_KEPT = 1000      # (signature, file, line) keys remembered
+HISTORY_SAVES = 50  # completed saves kept for the median
+HISTORY_WINDOWS = 20  # step-time samples kept per rank, in windows
+ALERTED_KEPT = 1000  # (signature, file, line) keys remembered
 
 
 def _key(rank: int | None) -> str:
@@ -45,7 +45,7 @@ class SaveWatch:
         self.warn_after = warn_after
         self.episode: dict | None = None
         self.durations: list[float] = []
-        self.saved_this_poll = False   # a save was under way at some point of this poll
+        self.saved_this_poll = False  # a save was under way at some point of this poll
 
     def begin_poll(self) -> None:
         self.saved_this_poll = self.episode is not None
@@ -60,10 +60,11 @@ class SaveWatch:
     def restore(self, saved: dict) -> None:
         self.episode, self.durations = saved["episode"], saved["durations"]
 
-    def feed(self, chunk: Chunk, saves: list[SaveLine], progress_between, now: float,
-             previous_poll: float | None) -> None:
+    def feed(
+        self, chunk: Chunk, saves: list[SaveLine], progress_between, now: float, previous_poll: float | None
+    ) -> None:
         if chunk.backlog and self.episode:
-            self.episode["after"] = None   # it went on while nobody looked: its duration is unknown
+            self.episode["after"] = None  # it went on while nobody looked: its duration is unknown
         pos = 0
         for line in saves:
             if self.episode and progress_between(chunk.data, pos, line.start):
@@ -82,8 +83,16 @@ class SaveWatch:
                 self._close(now)
                 episode = None
             if episode is None:
-                episode = self.episode = {"started": now, "after": after, "what": line.what, "step": line.step,
-                                          "pending": [], "done": [], "last_done": None, "alerted": False}
+                episode = self.episode = {
+                    "started": now,
+                    "after": after,
+                    "what": line.what,
+                    "step": line.step,
+                    "pending": [],
+                    "done": [],
+                    "last_done": None,
+                    "alerted": False,
+                }
             if key not in episode["pending"]:
                 episode["pending"].append(key)
             episode["what"] = episode["what"] or line.what
@@ -91,8 +100,9 @@ class SaveWatch:
         elif episode:
             pending = episode["pending"]
             # a completion without a rank (or one whose rank announced nothing) finishes what its file started
-            cleared = [k for k in pending if k == key] or [k for k in pending if k.startswith(chunk.path + "|")
-                                                           and (line.rank is None or k.endswith("|-"))]
+            cleared = [k for k in pending if k == key] or [
+                k for k in pending if k.startswith(chunk.path + "|") and (line.rank is None or k.endswith("|-"))
+            ]
             episode["pending"] = [k for k in pending if k not in cleared]
             episode["done"] += [k for k in cleared if k not in episode["done"]]
             episode["last_done"] = now
@@ -116,8 +126,11 @@ class SaveWatch:
             basis = f"this run's previous {len(history)} saves took {span_range(history)}"
         else:
             limit = self.warn_after
-            basis = (f"only 1 earlier save to compare with ({span(history[0])})" if history
-                     else "no earlier save of this run to compare with") + f"; warning after {span(limit)}"
+            basis = (
+                f"only 1 earlier save to compare with ({span(history[0])})"
+                if history
+                else "no earlier save of this run to compare with"
+            ) + f"; warning after {span(limit)}"
         if running <= limit:
             return None
         episode["alerted"] = True
@@ -131,11 +144,21 @@ class SaveWatch:
         if episode["done"] and named:
             message += f"; not finished on {ranks_text(named)} ({len(episode['done'])} of {len(participants)} finished)"
         files = sorted({k.rsplit("|", 1)[0] for k in episode["pending"]})
-        return Alert("slow_save", message, now, files[0] if len(files) == 1 else None,
-                     named[0] if len(named) == 1 else None,
-                     {"step": step, "what": what, "running_seconds": round(running, 3),
-                      "limit_seconds": round(limit, 3), "previous_seconds": list(history),
-                      "not_finished": list(episode["pending"])})
+        return Alert(
+            "slow_save",
+            message,
+            now,
+            files[0] if len(files) == 1 else None,
+            named[0] if len(named) == 1 else None,
+            {
+                "step": step,
+                "what": what,
+                "running_seconds": round(running, 3),
+                "limit_seconds": round(limit, 3),
+                "previous_seconds": list(history),
+                "not_finished": list(episode["pending"]),
+            },
+        )
 
 
 class ProgressWatch:
@@ -146,13 +169,13 @@ class ProgressWatch:
         self.stall_after = stall_after
         self.slow_factor = slow_factor
         self.window = window
-        self.last: dict[str, dict] = {}            # rank -> {"step", "t", "timed"}
-        self.samples: dict[str, list[list[float]]] = {}   # rank -> [[seconds per step, steps], ...], oldest first
+        self.last: dict[str, dict] = {}  # rank -> {"step", "t", "timed"}
+        self.samples: dict[str, list[list[float]]] = {}  # rank -> [[seconds per step, steps], ...], oldest first
         self.last_progress: float | None = None
         self.stall_alerted = False
-        self.silence_alerted: float | None = None   # the output time the silence alert was about
-        self.slow: dict[str, float] = {}            # rank -> the earlier median when its slowdown was reported
-        self.advanced: set[str] = set()             # ranks that made progress in the last poll
+        self.silence_alerted: float | None = None  # the output time the silence alert was about
+        self.slow: dict[str, float] = {}  # rank -> the earlier median when its slowdown was reported
+        self.advanced: set[str] = set()  # ranks that made progress in the last poll
         self.known: dict[str, set[int | None]] = {}  # file -> ranks whose steps it carries
         self._seen: dict[str, tuple[int | None, bool]] = {}
 
@@ -161,8 +184,14 @@ class ProgressWatch:
         return bool(self.last)
 
     def state(self) -> dict:
-        return {"last": self.last, "samples": self.samples, "last_progress": self.last_progress,
-                "stall_alerted": self.stall_alerted, "silence_alerted": self.silence_alerted, "slow": self.slow}
+        return {
+            "last": self.last,
+            "samples": self.samples,
+            "last_progress": self.last_progress,
+            "stall_alerted": self.stall_alerted,
+            "silence_alerted": self.silence_alerted,
+            "slow": self.slow,
+        }
 
     def restore(self, saved: dict) -> None:
         self.last, self.samples, self.slow = saved["last"], saved["samples"], saved["slow"]
@@ -182,12 +211,23 @@ class ProgressWatch:
             prev = self.last.get(key)
             if prev and step is not None and step == prev["step"]:
                 continue
-            if measured and step is not None and prev and prev["step"] is not None and step > prev["step"] \
-                    and prev["timed"] and not untimed and now > prev["t"]:
+            if (
+                measured
+                and step is not None
+                and prev
+                and prev["step"] is not None
+                and step > prev["step"]
+                and prev["timed"]
+                and not untimed
+                and now > prev["t"]
+            ):
                 self._sample(key, (now - prev["t"]) / (step - prev["step"]), step - prev["step"])
             # a line without a number is progress, but no point to measure the next step's time from
-            self.last[key] = {"step": step if step is not None else prev and prev["step"], "t": now,
-                              "timed": step is not None and not untimed}
+            self.last[key] = {
+                "step": step if step is not None else prev and prev["step"],
+                "t": now,
+                "timed": step is not None and not untimed,
+            }
             self.advanced.add(key)
         self._seen = {}
         if self.advanced:
@@ -228,16 +268,29 @@ class ProgressWatch:
                 lows = sorted({steps[r] for r in behind})
                 at = f"step {lows[0]}" if len(lows) == 1 else f"steps {lows[0]}–{lows[-1]}"
                 message += f"; {ranks_text(behind)} stopped earlier, at {at}"
-        return Alert("stall", message, now, None, behind[0] if len(behind) == 1 else None,
-                     {"seconds_since_step": round(since, 3), "last_steps": {_key(r): s for r, s in steps.items()},
-                      "behind": behind})
+        return Alert(
+            "stall",
+            message,
+            now,
+            None,
+            behind[0] if len(behind) == 1 else None,
+            {
+                "seconds_since_step": round(since, 3),
+                "last_steps": {_key(r): s for r, s in steps.items()},
+                "behind": behind,
+            },
+        )
 
     def _silence(self, now: float, last_output: float | None) -> Alert | None:
         if last_output is None or self.silence_alerted == last_output or now - last_output < self.stall_after:
             return None
         self.silence_alerted = last_output
-        return Alert("silence", f"no new output for {span(now - last_output)} (the logs carry no step lines to follow)",
-                     now, facts={"seconds_since_output": round(now - last_output, 3)})
+        return Alert(
+            "silence",
+            f"no new output for {span(now - last_output)} (the logs carry no step lines to follow)",
+            now,
+            facts={"seconds_since_output": round(now - last_output, 3)},
+        )
 
     def _slower(self, now: float) -> Alert | None:
         crossed = []
@@ -248,7 +301,7 @@ class ProgressWatch:
             recent, earlier = medians
             if key in self.slow:
                 if recent < (1 + (self.slow_factor - 1) / 2) * self.slow[key]:
-                    del self.slow[key]   # back to normal: a new slowdown is reported again
+                    del self.slow[key]  # back to normal: a new slowdown is reported again
                 continue
             if recent >= self.slow_factor * earlier:
                 self.slow[key] = earlier
@@ -258,11 +311,24 @@ class ProgressWatch:
         ratio, key, recent, earlier = max(crossed)
         ranks = sorted(_rank(k) for _, k, _, _ in crossed if k != "-")
         where = f" on {ranks_text(ranks)}" if ranks else ""
-        message = (f"step time rose to {span(recent)} per step{where} (median of the last {self.window} steps), "
-                   f"from {span(earlier)} earlier in this run ({ratio:.1f}x)")
-        return Alert("slow_steps", message, now, None, ranks[0] if len(ranks) == 1 else None,
-                     {"seconds_per_step": round(recent, 6), "earlier_seconds_per_step": round(earlier, 6),
-                      "ratio": round(ratio, 2), "ranks": ranks, "window": self.window})
+        message = (
+            f"step time rose to {span(recent)} per step{where} (median of the last {self.window} steps), "
+            f"from {span(earlier)} earlier in this run ({ratio:.1f}x)"
+        )
+        return Alert(
+            "slow_steps",
+            message,
+            now,
+            None,
+            ranks[0] if len(ranks) == 1 else None,
+            {
+                "seconds_per_step": round(recent, 6),
+                "earlier_seconds_per_step": round(earlier, 6),
+                "ratio": round(ratio, 2),
+                "ranks": ranks,
+                "window": self.window,
+            },
+        )
 
     def _medians(self, key: str) -> tuple[float, float] | None:
         """(median over the last `window` steps, median over the steps before), weighted by steps."""
@@ -272,7 +338,7 @@ class ProgressWatch:
         while weight < self.window and len(recent) < len(samples):
             recent.append(samples[-1 - len(recent)])
             weight += recent[-1][1]
-        earlier = samples[:len(samples) - len(recent)]
+        earlier = samples[: len(samples) - len(recent)]
         if weight < self.window or sum(w for _, w in earlier) < self.window:
             return None
         return _weighted_median(recent), _weighted_median(earlier)
@@ -299,7 +365,7 @@ class FailureWatch:
     def __init__(self, matcher: Matcher):
         self.matcher = Matcher(diagnosed(matcher.library))
         self.alerted: dict[str, None] = {}
-        self.failure: dict | None = None   # the first failure seen, for the run's end
+        self.failure: dict | None = None  # the first failure seen, for the run's end
         self.batch: list[Chunk] = []
 
     def state(self) -> dict:
@@ -312,8 +378,10 @@ class FailureWatch:
     def add(self, chunk: Chunk, now: float, poll: int) -> list[Alert]:
         """Queue a chunk that holds a literal of the library; a full batch is diagnosed at once."""
         alerts = []
-        if any(c.path == chunk.path for c in self.batch) or \
-                sum(len(c.data) for c in self.batch) + len(chunk.data) > self.BATCH_BYTES:
+        if (
+            any(c.path == chunk.path for c in self.batch)
+            or sum(len(c.data) for c in self.batch) + len(chunk.data) > self.BATCH_BYTES
+        ):
             alerts = self.flush(now, poll)
         self.batch.append(chunk)
         return alerts
@@ -326,27 +394,44 @@ class FailureWatch:
         where = {c.path: (c.context_first_line - 1, c.generation) for c in batch}
         alerts = []
         for d in report.diagnoses:
-            facts = {"signature": d.signature, "class": d.class_, "title": d.title, "severity": d.severity,
-                     "role": d.role, "host": d.host, "values": d.values}
+            facts = {
+                "signature": d.signature,
+                "class": d.class_,
+                "title": d.title,
+                "severity": d.severity,
+                "role": d.role,
+                "host": d.host,
+                "values": d.values,
+            }
             if d.role != "root":
                 first = d.first_seen
-                self.failure = self.failure or {**facts, "file": first.source, "rank": d.initiating_rank,
-                                                "line": where.get(first.source, (0, 0))[0] + first.line, "poll": poll}
+                self.failure = self.failure or {
+                    **facts,
+                    "file": first.source,
+                    "rank": d.initiating_rank,
+                    "line": where.get(first.source, (0, 0))[0] + first.line,
+                    "poll": poll,
+                }
                 continue
             new = self._not_yet_said(d, where)
             if not new:
                 continue
             first = new[0]
-            facts.update(file=first.source, line=first.line, text=first.text, ranks=sorted({e.rank for e in new
-                                                                                            if e.rank is not None}))
+            facts.update(
+                file=first.source,
+                line=first.line,
+                text=first.text,
+                ranks=sorted({e.rank for e in new if e.rank is not None}),
+            )
             if not self.failure or self.failure["role"] != "root":
                 self.failure = {**facts, "rank": first.rank, "poll": poll}
             ranks = facts["ranks"]
             on = f" on {ranks_text(ranks)}" if ranks else ""
             again = " as well" if first.kind != "initiating" else ""
             text = first.text.strip()
-            message = f"{d.title} ({d.class_}){on}{again}, {first.source}:{first.line}: {text[:200]}" \
-                      + ("…" if len(text) > 200 else "")
+            message = f"{d.title} ({d.class_}){on}{again}, {first.source}:{first.line}: {text[:200]}" + (
+                "…" if len(text) > 200 else ""
+            )
             alerts.append(Alert("diagnosis", message, now, first.source, first.rank, facts, report))
         return alerts
 
@@ -359,8 +444,10 @@ class FailureWatch:
                 continue
             base, generation = where.get(e.source, (0, 0))
             e = e.model_copy(update={"line": base + e.line})
-            keys = [f"{d.signature}|{e.source}|{generation}|line {e.line}",
-                    f"{d.signature}|{e.source}|{generation}|rank {e.rank}"]
+            keys = [
+                f"{d.signature}|{e.source}|{generation}|line {e.line}",
+                f"{d.signature}|{e.source}|{generation}|rank {e.rank}",
+            ]
             if not any(k in self.alerted for k in keys):
                 new.append(e)
             self.alerted.update(dict.fromkeys(keys))

@@ -16,10 +16,10 @@ import re2
 from signatures import Library, Signature
 
 PREFIX_BYTES = 160
-BACK_LINES = 4096            # lines looked at from the end of new output for each rank's last step
+BACK_LINES = 4096  # lines looked at from the end of new output for each rank's last step
 BACK_BYTES = 4 << 20
-RANKS_SETTLE = 64           # ... stopping once this many lines in a row named no new rank
-BAR_REDRAWS = 64             # redraws of a \r progress bar looked at, from the newest
+RANKS_SETTLE = 64  # ... stopping once this many lines in a row named no new rank
+BAR_REDRAWS = 64  # redraws of a \r progress bar looked at, from the newest
 
 # Formats the library's absence rules do not name: Lightning's ModelCheckpoint (verbose) announces
 # a save and prints nothing when it is done; the next step shows it.
@@ -27,23 +27,28 @@ EXTRA_SAVE_STARTS = [(r"saving model to '?(?P<what>[^'\s]+)", "saving model to")
 
 # A run that ended on its own.
 COMPLETION_MARKERS = [
-    r"'train_runtime':",                                     # Hugging Face Trainer's final metrics
-    r"`Trainer\.fit` stopped:",                              # Lightning: max_steps / max_epochs reached
-    r"after training is done",                               # Megatron
-    r"worker group successfully finished",                   # torchrun's agent
+    r"'train_runtime':",  # Hugging Face Trainer's final metrics
+    r"`Trainer\.fit` stopped:",  # Lightning: max_steps / max_epochs reached
+    r"after training is done",  # Megatron
+    r"worker group successfully finished",  # torchrun's agent
     r"(?i)\btraining (?:is )?(?:complete|completed|finished|done)\b",
     r"(?i)\b(?:finished|done with|completed) training\b",
 ]
 
-_RANK = [re.compile(rb"\[rank\s*(\d{1,6})\]"), re.compile(rb"\[default\s*(\d{1,6})\]"),
-         re.compile(rb"^\s{0,3}(\d{1,6}): ")]
-_STEP_NUMBER = re.compile(rb"(?i)\b(?:global[_ ]?)?(?:step|iter(?:ation)?s?|it)\b\s*[:=]?\s*\[?\s*(\d{1,12})"
-                          rb"|(\d{1,12})\s*/\s*\d{1,12}\s*\[")
+_RANK = [
+    re.compile(rb"\[rank\s*(\d{1,6})\]"),
+    re.compile(rb"\[default\s*(\d{1,6})\]"),
+    re.compile(rb"^\s{0,3}(\d{1,6}): "),
+]
+_STEP_NUMBER = re.compile(
+    rb"(?i)\b(?:global[_ ]?)?(?:step|iter(?:ation)?s?|it)\b\s*[:=]?\s*\[?\s*(\d{1,12})"
+    rb"|(\d{1,12})\s*/\s*\d{1,12}\s*\["
+)
 _KEYWORD_NUMBER = re.compile(rb"(?i)(?:step|iter(?:ation)?|checkpoint)[_\-= ]*(\d{1,12})")
 _LAST_NUMBER = re.compile(rb"(\d{1,12})\D*$")
 
 
-_PRESENT = ("failure", "failure", "save", "completion")   # the patterns of Recognisers._present, in order
+_PRESENT = ("failure", "failure", "save", "completion")  # the patterns of Recognisers._present, in order
 
 
 def compile_bytes(pattern: str, caseless: bool = False):
@@ -58,8 +63,9 @@ def diagnosed(library: Library) -> Library:
     """The signatures a watch diagnoses new output with. Not absence rules: mid-run, the log always stops
     somewhere, and a save under way is judged by its duration. Not trends: a loss is followed over the
     whole run, not over one poll's lines."""
-    return library.subset({s.id for s in library.signatures
-                           if s.status != "deprecated" and s.absence is None and s.trend is None})
+    return library.subset(
+        {s.id for s in library.signatures if s.status != "deprecated" and s.absence is None and s.trend is None}
+    )
 
 
 def _set(patterns: list[str]):
@@ -107,12 +113,12 @@ def step_number(line: bytes) -> int | None:
 
 @dataclass(frozen=True)
 class SaveLine:
-    start: int          # offset of the line in the chunk's data
+    start: int  # offset of the line in the chunk's data
     end: int
-    done: bool          # a completion; else a start
+    done: bool  # a completion; else a start
     rank: int | None
-    what: str           # where or what is saved, when the line says
-    step: int | None    # the step or iteration being saved, when the line says
+    what: str  # where or what is saved, when the line says
+    step: int | None  # the step or iteration being saved, when the line says
 
 
 class Recognisers:
@@ -129,11 +135,14 @@ class Recognisers:
         self.completion = union(COMPLETION_MARKERS)
         # what a block holds, in one pass: a literal of a signature the diagnosis may fire, a save, an end
         failing = [p for s in diagnosed(library).signatures for p in s.patterns]
-        self._present = _set([
-            "|".join(escape(lit) for p in failing if not p.caseless for lit in p.all_literals),
-            "(?i:" + "|".join(escape(lit) for p in failing if p.caseless for lit in p.all_literals) + ")",
-            "(?i:" + "|".join(escape(lit) for p in self.saving for lit in p.literals) + ")",
-            "(?m)" + "|".join(f"(?:{p})" for p in COMPLETION_MARKERS)])
+        self._present = _set(
+            [
+                "|".join(escape(lit) for p in failing if not p.caseless for lit in p.all_literals),
+                "(?i:" + "|".join(escape(lit) for p in failing if p.caseless for lit in p.all_literals) + ")",
+                "(?i:" + "|".join(escape(lit) for p in self.saving for lit in p.literals) + ")",
+                "(?m)" + "|".join(f"(?:{p})" for p in COMPLETION_MARKERS),
+            ]
+        )
 
     def present(self, data: bytes) -> set[str]:
         """Which kinds of line `data` may hold ("failure", "save", "completion"), in one pass over it."""
@@ -159,11 +168,12 @@ class Recognisers:
                 what, step = ("", None) if pattern.done else _what(m, line)
                 found.append(SaveLine(begin, stop, pattern.done, rank_of(line, default_rank), what, step))
 
-    def last_steps(self, data: bytes, tail: bytes, default_rank: int | None,
-                   known: set[int | None]) -> dict[int | None, int | None]:
+    def last_steps(
+        self, data: bytes, tail: bytes, default_rank: int | None, known: set[int | None]
+    ) -> dict[int | None, int | None]:
         """Each rank's last training step in new output (None: a progress line without a number, such as
         Hugging Face's {'loss': ...}). Read backwards from the end until every rank known so far is seen."""
-        lines = [seg for seg in tail.split(b"\r")[:-1][-BAR_REDRAWS:] if seg][::-1]   # a bar redrawn with \r
+        lines = [seg for seg in tail.split(b"\r")[:-1][-BAR_REDRAWS:] if seg][::-1]  # a bar redrawn with \r
         window_start = max(0, len(data) - BACK_BYTES)
         if not lines and self.progress.search(data, window_start) is None:
             return {}
@@ -180,7 +190,7 @@ class Recognisers:
             if newline < 0 and window_start:
                 break
             before = len(steps)
-            self._step_of(data[newline + 1:end].rsplit(b"\r", 1)[-1], default_rank, steps)
+            self._step_of(data[newline + 1 : end].rsplit(b"\r", 1)[-1], default_rank, steps)
             since_new = 0 if len(steps) > before else since_new + 1
             end = newline
         return steps
@@ -189,7 +199,7 @@ class Recognisers:
         if self.progress.search(line) is None:
             return
         rank = rank_of(line, default_rank)
-        if steps.get(rank) is None:   # the newest line with a number wins over newer ones without
+        if steps.get(rank) is None:  # the newest line with a number wins over newer ones without
             steps[rank] = step_number(line)
 
     def completed(self, data: bytes) -> str | None:
@@ -208,7 +218,7 @@ class Recognisers:
 @dataclass(frozen=True)
 class _SavePattern:
     regex: object
-    literals: tuple[str, ...]    # one must be in the line for the regex to apply, as in the library
+    literals: tuple[str, ...]  # one must be in the line for the regex to apply, as in the library
     caseless: bool
     excludes: tuple = ()
     done: bool = False
@@ -217,8 +227,13 @@ class _SavePattern:
     def of(cls, pattern, sig: Signature, done: bool) -> _SavePattern:
         """From one of the signature's absence patterns; its excludes veto starts only, as in the library."""
         excludes = () if done else tuple(compile_bytes(x.regex, x.caseless) for x in sig.exclude)
-        return cls(compile_bytes(pattern.regex, pattern.caseless), tuple(pattern.all_literals), pattern.caseless,
-                   excludes, done)
+        return cls(
+            compile_bytes(pattern.regex, pattern.caseless),
+            tuple(pattern.all_literals),
+            pattern.caseless,
+            excludes,
+            done,
+        )
 
     def match(self, line: bytes, lowered: bytes):
         text = lowered if self.caseless else line

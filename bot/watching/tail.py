@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-BLOCK = 32 << 20            # bytes read and handed on at a time: memory stays bounded however far behind
-CONTEXT_LINES = 200         # lines kept before new output, so a traceback cut by a poll is still whole
-CONTEXT_BYTES = 256 << 10   # ... and at most this many bytes of them
-MAX_PARTIAL = 1 << 20       # an unfinished line longer than this keeps only its last MiB
-FINGERPRINT = 32            # bytes before the read position compared when the file grew: a rewrite is seen
+BLOCK = 32 << 20  # bytes read and handed on at a time: memory stays bounded however far behind
+CONTEXT_LINES = 200  # lines kept before new output, so a traceback cut by a poll is still whole
+CONTEXT_BYTES = 256 << 10  # ... and at most this many bytes of them
+MAX_PARTIAL = 1 << 20  # an unfinished line longer than this keeps only its last MiB
+FINGERPRINT = 32  # bytes before the read position compared when the file grew: a rewrite is seen
 LOG_SUFFIXES = (".log", ".out", ".err", ".txt")
 LOG_NAMES = ("stdout", "stderr")
 DIR_DEPTH = 4
@@ -29,12 +29,12 @@ DIR_MAX_FILES = 4096
 @dataclass
 class Chunk:
     path: str
-    data: bytes        # complete new lines, each ending with a newline (may be empty)
-    context: bytes     # up to CONTEXT_LINES complete lines read before `data`
-    first_line: int    # the number (from 1) in the file of the first line of `data`
-    tail: bytes        # the unfinished last line so far (a progress bar redrawn with \r lives there)
-    backlog: bool      # the bytes were in the file before the watch first looked: when they were written is unknown
-    generation: int    # how many times the file was read again from the start
+    data: bytes  # complete new lines, each ending with a newline (may be empty)
+    context: bytes  # up to CONTEXT_LINES complete lines read before `data`
+    first_line: int  # the number (from 1) in the file of the first line of `data`
+    tail: bytes  # the unfinished last line so far (a progress bar redrawn with \r lives there)
+    backlog: bool  # the bytes were in the file before the watch first looked: when they were written is unknown
+    generation: int  # how many times the file was read again from the start
 
     @property
     def context_first_line(self) -> int:
@@ -48,9 +48,9 @@ def tail_lines(buf: bytes, n: int, limit: int) -> bytes:
     for _ in range(n):
         newline = buf.rfind(b"\n", floor, end)
         if newline < 0:
-            return buf if floor == 0 else buf[end + 1:]
+            return buf if floor == 0 else buf[end + 1 :]
         end = newline
-    return buf[end + 1:]
+    return buf[end + 1 :]
 
 
 def is_log_name(name: str) -> bool:
@@ -63,14 +63,14 @@ class FileTail:
 
     def __init__(self, path: str, backlog: bool, saved: dict | None = None):
         self.path = path
-        self.backlog = backlog       # at the next look, what the file holds was written before the watch
-        self.offset = 0              # end of the last complete line read
-        self.read_to = 0             # bytes read so far (offset + the partial line)
-        self.lines = 0               # complete lines before `offset`
+        self.backlog = backlog  # at the next look, what the file holds was written before the watch
+        self.offset = 0  # end of the last complete line read
+        self.read_to = 0  # bytes read so far (offset + the partial line)
+        self.lines = 0  # complete lines before `offset`
         self.partial = b""
         self.context = b""
         self.identity: tuple[int, int] | None = None
-        self.fingerprint = b""       # the bytes before `read_to`
+        self.fingerprint = b""  # the bytes before `read_to`
         self.backlog_end = 0
         self.generation = 0
         self.size = 0
@@ -86,9 +86,14 @@ class FileTail:
             self.last_growth = saved["last_growth"]
 
     def state(self) -> dict:
-        return {"offset": self.offset, "lines": self.lines, "identity": list(self.identity) if self.identity else None,
-                "fingerprint": self.context[-FINGERPRINT:].hex(), "generation": self.generation,
-                "last_growth": self.last_growth}
+        return {
+            "offset": self.offset,
+            "lines": self.lines,
+            "identity": list(self.identity) if self.identity else None,
+            "fingerprint": self.context[-FINGERPRINT:].hex(),
+            "generation": self.generation,
+            "last_growth": self.last_growth,
+        }
 
     def read(self, now: float) -> Iterator[Chunk]:
         """The complete lines written since the last look; `reset` says whether it started over."""
@@ -113,8 +118,11 @@ class FileTail:
             reason = "was replaced (a new file under the same name)"
         elif st.st_size < self.read_to:
             reason = f"shrank from {self.read_to} to {st.st_size} bytes (truncated)"
-        elif st.st_size > self.read_to and self.fingerprint \
-                and os.pread(fd, len(self.fingerprint), self.read_to - len(self.fingerprint)) != self.fingerprint:
+        elif (
+            st.st_size > self.read_to
+            and self.fingerprint
+            and os.pread(fd, len(self.fingerprint), self.read_to - len(self.fingerprint)) != self.fingerprint
+        ):
             reason = "was rewritten (its bytes before the read position changed)"
         self.identity = identity
         self.size = st.st_size
@@ -138,7 +146,7 @@ class FileTail:
         start = max(0, self.offset - CONTEXT_BYTES)
         buf = os.pread(fd, self.offset - start, start)
         if start:
-            buf = buf[buf.find(b"\n") + 1:]
+            buf = buf[buf.find(b"\n") + 1 :]
         self.context = tail_lines(buf, CONTEXT_LINES, CONTEXT_BYTES)
 
     def _chunks(self, fd: int, now: float) -> Iterator[Chunk]:
@@ -156,15 +164,17 @@ class FileTail:
                 self.partial = (self.partial + raw)[-MAX_PARTIAL:]
                 data = b""
             else:
-                data = self.partial + raw[:newline + 1]
-                self.partial = raw[newline + 1:][-MAX_PARTIAL:]
+                data = self.partial + raw[: newline + 1]
+                self.partial = raw[newline + 1 :][-MAX_PARTIAL:]
                 self.offset = start + newline + 1
-            chunk = Chunk(self.path, data, self.context, self.lines + 1, self.partial, start < self.backlog_end,
-                          self.generation)
+            chunk = Chunk(
+                self.path, data, self.context, self.lines + 1, self.partial, start < self.backlog_end, self.generation
+            )
             if data:
                 self.lines += data.count(b"\n")
-                self.context = tail_lines(data if len(data) >= CONTEXT_BYTES else self.context + data,
-                                          CONTEXT_LINES, CONTEXT_BYTES)
+                self.context = tail_lines(
+                    data if len(data) >= CONTEXT_BYTES else self.context + data, CONTEXT_LINES, CONTEXT_BYTES
+                )
             yield chunk
 
 
@@ -174,8 +184,9 @@ class Tails:
     def __init__(self, paths: list[str], saved: dict | None = None):
         self.roots = list(dict.fromkeys(paths))
         self.first_look = saved is None
-        self.files: dict[str, FileTail] = {path: FileTail(path, False, entry)
-                                           for path, entry in (saved or {}).items() if self._watched(path)}
+        self.files: dict[str, FileTail] = {
+            path: FileTail(path, False, entry) for path, entry in (saved or {}).items() if self._watched(path)
+        }
 
     def _watched(self, path: str) -> bool:
         """A file of a saved state that the paths watched now still cover."""

@@ -19,14 +19,20 @@ from .lines import Recognisers
 from .tail import Chunk, Tails
 
 STATE_VERSION = 1
-CATCH_UP_POLLS = 3   # resumed after more than this many intervals: what was written meanwhile is backlog
+CATCH_UP_POLLS = 3  # resumed after more than this many intervals: what was written meanwhile is backlog
 
 
 class Watcher:
     """Follows the logs of one run (files, and log files in directories, including ones that appear later)."""
 
-    def __init__(self, paths: list[str], config: WatchSection | None = None, matcher: Matcher | None = None,
-                 clock: Callable[[], float] = time.time, state: dict | None = None):
+    def __init__(
+        self,
+        paths: list[str],
+        config: WatchSection | None = None,
+        matcher: Matcher | None = None,
+        clock: Callable[[], float] = time.time,
+        state: dict | None = None,
+    ):
         config = config or WatchSection()
         if state is not None and state.get("version") != STATE_VERSION:
             raise ValueError(f"watch state version {state.get('version')!r} is not {STATE_VERSION}")
@@ -43,8 +49,8 @@ class Watcher:
         self.polls: int = saved.get("polls", 0)
         self.last_poll: float | None = saved.get("last_poll")
         self.completion: dict | None = saved.get("completion")
-        self.outcome: str | None = saved.get("outcome")   # "completed" or "failed" once the run has ended
-        self.bytes_read = 0                                 # by the last poll
+        self.outcome: str | None = saved.get("outcome")  # "completed" or "failed" once the run has ended
+        self.bytes_read = 0  # by the last poll
         self._file_ranks: dict[str, int | None] = {}
         if state is not None:
             self.saves.restore(saved["saves"])
@@ -62,16 +68,27 @@ class Watcher:
         return self.tails.missing()
 
     def state(self) -> dict:
-        return {"version": STATE_VERSION, "paths": self.tails.roots, "polls": self.polls, "last_poll": self.last_poll,
-                "files": self.tails.state(), "saves": self.saves.state(), "progress": self.progress.state(),
-                "failures": self.failures.state(), "completion": self.completion, "outcome": self.outcome}
+        return {
+            "version": STATE_VERSION,
+            "paths": self.tails.roots,
+            "polls": self.polls,
+            "last_poll": self.last_poll,
+            "files": self.tails.state(),
+            "saves": self.saves.state(),
+            "progress": self.progress.state(),
+            "failures": self.failures.state(),
+            "completion": self.completion,
+            "outcome": self.outcome,
+        }
 
     def poll(self) -> list[Alert]:
         """Read what is new, and return what is to be said now (notices first)."""
         now = self.clock()
         self.polls += 1
-        notices = [Alert("file_new", f"following {path}, a log file that appeared", now, path)
-                   for path in self.tails.discover()]
+        notices = [
+            Alert("file_new", f"following {path}, a log file that appeared", now, path)
+            for path in self.tails.discover()
+        ]
         alerts: list[Alert] = []
         self.bytes_read = 0
         self.saves.begin_poll()
@@ -82,14 +99,19 @@ class Watcher:
                     alerts += self.failures.add(chunk, now, self.polls)
             self.bytes_read += tail.read_to - (0 if tail.reset else before)
             if tail.reset:
-                notices.append(Alert("file_reset", f"{tail.path} {tail.reset}: reading it again from the start",
-                                     now, tail.path))
+                notices.append(
+                    Alert("file_reset", f"{tail.path} {tail.reset}: reading it again from the start", now, tail.path)
+                )
         alerts += self.failures.flush(now, self.polls)
         self.progress.settle(now, measured=not self.saves.saved_this_poll)
         failure = self.failures.failure
-        if failure and failure["rank"] is not None and failure["poll"] < self.polls \
-                and str(failure["rank"]) in self.progress.advanced:
-            self.failures.failure = None   # the rank went on training: it survived what it printed
+        if (
+            failure
+            and failure["rank"] is not None
+            and failure["poll"] < self.polls
+            and str(failure["rank"]) in self.progress.advanced
+        ):
+            self.failures.failure = None  # the rank went on training: it survived what it printed
         saving = self.saves.check(now)
         if saving:
             alerts.append(saving)
@@ -137,5 +159,16 @@ class Watcher:
             where, rank = completion["file"], None
         else:
             return None
-        return Alert("end", message, now, where, rank, {"outcome": self.outcome, "idle_seconds": round(now - last, 3),
-                                                        "failure": failure, "completion": completion})
+        return Alert(
+            "end",
+            message,
+            now,
+            where,
+            rank,
+            {
+                "outcome": self.outcome,
+                "idle_seconds": round(now - last, 3),
+                "failure": failure,
+                "completion": completion,
+            },
+        )

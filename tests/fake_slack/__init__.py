@@ -21,7 +21,14 @@ response URLs work 5 times; the driver refuses to click elements that are not in
 and to submit views the bot never opened (``strict=False`` to override).
 """
 
-from .blockkit import InvalidBlocks, assert_valid_blocks, assert_valid_view, check_message, validate_blocks, validate_view
+from .blockkit import (
+    InvalidBlocks,
+    assert_valid_blocks,
+    assert_valid_view,
+    check_message,
+    validate_blocks,
+    validate_view,
+)
 from .driver import SlackDriver, sign
 from .server import DEFAULT_SCOPES, Call, FakeSlack
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "InvalidBlocks",
@@ -109,22 +110,59 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{2}:\d{2}$")
 
 _SELECT_ALL = {
-    "static_select", "external_select", "users_select", "conversations_select", "channels_select",
+    "static_select",
+    "external_select",
+    "users_select",
+    "conversations_select",
+    "channels_select",
 }
 _MULTI_SELECT_ALL = {"multi_" + s for s in _SELECT_ALL}
 
-ACTIONS_ELEMENTS = {
-    "button", "checkboxes", "datepicker", "datetimepicker", "overflow", "radio_buttons",
-    "timepicker", "workflow_button",
-} | _SELECT_ALL | _MULTI_SELECT_ALL
-SECTION_ACCESSORIES = {
-    "button", "checkboxes", "datepicker", "image", "overflow", "radio_buttons", "timepicker",
-    "workflow_button",
-} | _SELECT_ALL | _MULTI_SELECT_ALL
-INPUT_ELEMENTS = {
-    "checkboxes", "datepicker", "datetimepicker", "email_text_input", "file_input", "number_input",
-    "plain_text_input", "radio_buttons", "rich_text_input", "timepicker", "url_text_input",
-} | _SELECT_ALL | _MULTI_SELECT_ALL
+ACTIONS_ELEMENTS = (
+    {
+        "button",
+        "checkboxes",
+        "datepicker",
+        "datetimepicker",
+        "overflow",
+        "radio_buttons",
+        "timepicker",
+        "workflow_button",
+    }
+    | _SELECT_ALL
+    | _MULTI_SELECT_ALL
+)
+SECTION_ACCESSORIES = (
+    {
+        "button",
+        "checkboxes",
+        "datepicker",
+        "image",
+        "overflow",
+        "radio_buttons",
+        "timepicker",
+        "workflow_button",
+    }
+    | _SELECT_ALL
+    | _MULTI_SELECT_ALL
+)
+INPUT_ELEMENTS = (
+    {
+        "checkboxes",
+        "datepicker",
+        "datetimepicker",
+        "email_text_input",
+        "file_input",
+        "number_input",
+        "plain_text_input",
+        "radio_buttons",
+        "rich_text_input",
+        "timepicker",
+        "url_text_input",
+    }
+    | _SELECT_ALL
+    | _MULTI_SELECT_ALL
+)
 
 # block type -> surfaces it is available in
 BLOCK_SURFACES = {
@@ -272,8 +310,9 @@ class _Validator:
             self.text(v["description"], f"{p}/description", max_len=75, plain_only=plain_only)
         self.string(v, "url", p, max_len=3000, min_len=1)
 
-    def options(self, v: dict, p: str, *, min_items: int, max_items: int, plain_only: bool,
-                allow_url: bool = False) -> list:
+    def options(
+        self, v: dict, p: str, *, min_items: int, max_items: int, plain_only: bool, allow_url: bool = False
+    ) -> list:
         opts = self.array(v, "options", p, min_items=min_items, max_items=max_items) or []
         for i, o in enumerate(opts):
             self.option(o, f"{p}/options/{i}", plain_only=plain_only, allow_url=allow_url)
@@ -328,8 +367,7 @@ class _Validator:
         self.boolean(v, "focus_on_load", p)
 
     def el_button(self, v: dict, p: str) -> None:
-        self.only(v, ("type", "text", "action_id", "url", "value", "style", "confirm",
-                      "accessibility_label"), p)
+        self.only(v, ("type", "text", "action_id", "url", "value", "style", "confirm", "accessibility_label"), p)
         if self.required(v, ("text",), p):
             self.text(v["text"], f"{p}/text", max_len=75, plain_only=True)
         self.action_id(v, p)
@@ -425,15 +463,27 @@ class _Validator:
         self.integer(v, "max_selected_items", p, minimum=1)
 
     def el_conversations_select(self, v: dict, p: str) -> None:
-        self._interactive(v, p, ("initial_conversation", "default_to_current_conversation",
-                                 "response_url_enabled", "filter", "placeholder"))
+        self._interactive(
+            v,
+            p,
+            (
+                "initial_conversation",
+                "default_to_current_conversation",
+                "response_url_enabled",
+                "filter",
+                "placeholder",
+            ),
+        )
         self.placeholder(v, p)
         self.boolean(v, "default_to_current_conversation", p)
         self.boolean(v, "response_url_enabled", p)
 
     def el_multi_conversations_select(self, v: dict, p: str) -> None:
-        self._interactive(v, p, ("initial_conversations", "default_to_current_conversation",
-                                 "max_selected_items", "filter", "placeholder"))
+        self._interactive(
+            v,
+            p,
+            ("initial_conversations", "default_to_current_conversation", "max_selected_items", "filter", "placeholder"),
+        )
         self.placeholder(v, p)
         self.array(v, "initial_conversations", p)
         self.integer(v, "max_selected_items", p, minimum=1)
@@ -713,6 +763,7 @@ class _Validator:
 def _same_option(a: dict, b: Any) -> bool:
     if not isinstance(b, dict):
         return False
+
     def key(o: dict) -> tuple:
         t = o.get("text")
         t = (t.get("type"), t.get("text")) if isinstance(t, dict) else t
@@ -721,8 +772,9 @@ def _same_option(a: dict, b: Any) -> bool:
     return key(a) == key(b)
 
 
-def validate_blocks(blocks: Any, surface: str = "message", *, pointer: str = "/blocks",
-                    action_id_scope: str = "message") -> list[str]:
+def validate_blocks(
+    blocks: Any, surface: str = "message", *, pointer: str = "/blocks", action_id_scope: str = "message"
+) -> list[str]:
     """Every problem Slack would report for ``blocks`` on ``surface`` ("message", "modal" or
     "home"), as ``"<reason> [json-pointer:<where>]"`` strings; ``[]`` when valid."""
     v = _Validator(surface, action_id_scope)
@@ -730,13 +782,25 @@ def validate_blocks(blocks: Any, surface: str = "message", *, pointer: str = "/b
     return v.errors
 
 
-_MODAL_KEYS = ("type", "title", "blocks", "close", "submit", "private_metadata", "callback_id",
-               "clear_on_close", "notify_on_close", "external_id", "submit_disabled")
+_MODAL_KEYS = (
+    "type",
+    "title",
+    "blocks",
+    "close",
+    "submit",
+    "private_metadata",
+    "callback_id",
+    "clear_on_close",
+    "notify_on_close",
+    "external_id",
+    "submit_disabled",
+)
 _HOME_KEYS = ("type", "blocks", "private_metadata", "callback_id", "external_id")
 
 
-def validate_view(view: Any, *, pointer: str = "/view", expect_type: str | None = None,
-                  action_id_scope: str = "message") -> list[str]:
+def validate_view(
+    view: Any, *, pointer: str = "/view", expect_type: str | None = None, action_id_scope: str = "message"
+) -> list[str]:
     """Every problem Slack would report for a view payload (modal or Home tab).
 
     ``expect_type`` restricts the type (views.open/push take a modal, views.publish a home view).
@@ -761,8 +825,11 @@ def validate_view(view: Any, *, pointer: str = "/view", expect_type: str | None 
         for key in ("clear_on_close", "notify_on_close", "submit_disabled"):
             v.boolean(view, key, p)
         blocks = view.get("blocks")
-        if isinstance(blocks, list) and view.get("submit") is None and any(
-                isinstance(b, dict) and b.get("type") == "input" for b in blocks):
+        if (
+            isinstance(blocks, list)
+            and view.get("submit") is None
+            and any(isinstance(b, dict) and b.get("type") == "input" for b in blocks)
+        ):
             v.err("missing required field: submit", p)
     v.string(view, "private_metadata", p, max_len=3000)
     v.string(view, "callback_id", p, max_len=255)
@@ -772,9 +839,15 @@ def validate_view(view: Any, *, pointer: str = "/view", expect_type: str | None 
     return v.errors
 
 
-def check_message(text: Any = None, blocks: Any = None, attachments: Any = None, *,
-                  markdown_text: Any = None, require_content: bool = True,
-                  action_id_scope: str = "message") -> tuple[str, list[str]] | None:
+def check_message(
+    text: Any = None,
+    blocks: Any = None,
+    attachments: Any = None,
+    *,
+    markdown_text: Any = None,
+    require_content: bool = True,
+    action_id_scope: str = "message",
+) -> tuple[str, list[str]] | None:
     """Check a message's content the way chat.postMessage does.
 
     Returns ``None`` when Slack would accept it, else ``(error_code, errors)``: ``no_text``,

@@ -46,7 +46,7 @@ def sign(signing_secret: str, timestamp: int | str, body: bytes | str) -> str:
     """``v0=`` + hex HMAC-SHA256 of ``v0:{timestamp}:{body}``, as Slack computes it."""
     if isinstance(body, bytes):
         body = body.decode("utf-8")
-    base = f"v0:{timestamp}:{body}".encode("utf-8")
+    base = f"v0:{timestamp}:{body}".encode()
     return "v0=" + hmac.new(signing_secret.encode("utf-8"), base, hashlib.sha256).hexdigest()
 
 
@@ -68,9 +68,17 @@ class SentRequest:
 class SlackDriver:
     """Plays Slack's side towards the bot's HTTP endpoint ``app_url``."""
 
-    def __init__(self, app_url: str, signing_secret: str, fake: FakeSlack, *,
-                 api_app_id: str | None = None, verification_token: str = LEGACY_VERIFICATION_TOKEN,
-                 ack_timeout: float = 3.0, client: httpx.Client | None = None):
+    def __init__(
+        self,
+        app_url: str,
+        signing_secret: str,
+        fake: FakeSlack,
+        *,
+        api_app_id: str | None = None,
+        verification_token: str = LEGACY_VERIFICATION_TOKEN,
+        ack_timeout: float = 3.0,
+        client: httpx.Client | None = None,
+    ):
         self.app_url = app_url
         self.signing_secret = signing_secret
         self.fake = fake
@@ -85,7 +93,7 @@ class SlackDriver:
         if self._own_client:
             self._client.close()
 
-    def __enter__(self) -> "SlackDriver":
+    def __enter__(self) -> SlackDriver:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -94,9 +102,16 @@ class SlackDriver:
     # ------------------------------------------------------------------------------------------
     # transport
 
-    def signed_headers(self, body: bytes, content_type: str, *, timestamp: int | str | None = None,
-                       signature: str | None = None, stale: bool = False,
-                       bad_signature: bool = False) -> dict:
+    def signed_headers(
+        self,
+        body: bytes,
+        content_type: str,
+        *,
+        timestamp: int | str | None = None,
+        signature: str | None = None,
+        stale: bool = False,
+        bad_signature: bool = False,
+    ) -> dict:
         if timestamp is None:
             timestamp = int(time.time()) - (STALE_SECONDS if stale else 0)
         if signature is None:
@@ -110,8 +125,16 @@ class SlackDriver:
             "Accept": "application/json,*/*",
         }
 
-    def send(self, kind: str, body: bytes, content_type: str, *, payload: Any = None,
-             extra_headers: dict | None = None, **sig: Any) -> httpx.Response:
+    def send(
+        self,
+        kind: str,
+        body: bytes,
+        content_type: str,
+        *,
+        payload: Any = None,
+        extra_headers: dict | None = None,
+        **sig: Any,
+    ) -> httpx.Response:
         """POST ``body`` to the app, signed; record it in :attr:`sent`; return the response."""
         headers = self.signed_headers(body, content_type, **sig)
         headers.update(extra_headers or {})
@@ -127,8 +150,9 @@ class SlackDriver:
     # ------------------------------------------------------------------------------------------
     # Events API
 
-    def event_envelope(self, event: dict, *, event_id: str | None = None, event_time: int | None = None,
-                       team_id: str | None = None) -> dict:
+    def event_envelope(
+        self, event: dict, *, event_id: str | None = None, event_time: int | None = None, team_id: str | None = None
+    ) -> dict:
         event = copy.deepcopy(event)
         if "event_ts" not in event:
             event["event_ts"] = event.get("ts") or f"{time.time():.6f}"
@@ -143,16 +167,33 @@ class SlackDriver:
             "type": "event_callback",
             "event_id": event_id or _event_id(),
             "event_time": event_time or int(time.time()),
-            "authorizations": [{"enterprise_id": None, "team_id": team, "user_id": self.fake.bot_user_id,
-                                "is_bot": True, "is_enterprise_install": False}],
+            "authorizations": [
+                {
+                    "enterprise_id": None,
+                    "team_id": team,
+                    "user_id": self.fake.bot_user_id,
+                    "is_bot": True,
+                    "is_enterprise_install": False,
+                }
+            ],
             "is_ext_shared_channel": False,
             "event_context": "4-" + secrets.token_urlsafe(40),
         }
 
-    def event(self, event: dict, event_id: str | None = None, retry_num: int | None = None,
-              retry_reason: str | None = None, timestamp: int | str | None = None,
-              signature: str | None = None, *, stale: bool = False, bad_signature: bool = False,
-              event_time: int | None = None, team_id: str | None = None) -> httpx.Response:
+    def event(
+        self,
+        event: dict,
+        event_id: str | None = None,
+        retry_num: int | None = None,
+        retry_reason: str | None = None,
+        timestamp: int | str | None = None,
+        signature: str | None = None,
+        *,
+        stale: bool = False,
+        bad_signature: bool = False,
+        event_time: int | None = None,
+        team_id: str | None = None,
+    ) -> httpx.Response:
         """Deliver ``event`` in an ``event_callback`` envelope (JSON), as Slack does.
 
         A retry (``retry_num``) carries ``X-Slack-Retry-Num`` and ``X-Slack-Retry-Reason``
@@ -165,46 +206,89 @@ class SlackDriver:
         if retry_num is not None:
             extra["X-Slack-Retry-Num"] = str(retry_num)
             extra["X-Slack-Retry-Reason"] = retry_reason or "http_timeout"
-        return self.send("event", body, "application/json", payload=envelope, extra_headers=extra,
-                         timestamp=timestamp, signature=signature, stale=stale, bad_signature=bad_signature)
+        return self.send(
+            "event",
+            body,
+            "application/json",
+            payload=envelope,
+            extra_headers=extra,
+            timestamp=timestamp,
+            signature=signature,
+            stale=stale,
+            bad_signature=bad_signature,
+        )
 
     def retry_last_event(self, retry_num: int = 1, retry_reason: str = "http_timeout") -> httpx.Response:
         """Redeliver the last event exactly (same body and event_id), freshly signed, as a retry."""
         last = next((r for r in reversed(self.sent) if r.kind == "event"), None)
         if last is None:
             raise LookupError("no event was sent yet")
-        return self.send("event", last.body, "application/json", payload=last.payload,
-                         extra_headers={"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": retry_reason})
+        return self.send(
+            "event",
+            last.body,
+            "application/json",
+            payload=last.payload,
+            extra_headers={"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": retry_reason},
+        )
 
-    def url_verification(self, challenge: str = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
-                         **sig: Any) -> httpx.Response:
+    def url_verification(
+        self, challenge: str = "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P", **sig: Any
+    ) -> httpx.Response:
         payload = {"token": self.verification_token, "challenge": challenge, "type": "url_verification"}
-        return self.send("url_verification", json.dumps(payload).encode(), "application/json",
-                         payload=payload, **sig)
+        return self.send("url_verification", json.dumps(payload).encode(), "application/json", payload=payload, **sig)
 
-    def file_shared(self, file: dict, *, channel_id: str | None = None, user_id: str | None = None,
-                    event_id: str | None = None, **sig: Any) -> httpx.Response:
+    def file_shared(
+        self,
+        file: dict,
+        *,
+        channel_id: str | None = None,
+        user_id: str | None = None,
+        event_id: str | None = None,
+        **sig: Any,
+    ) -> httpx.Response:
         """The ``file_shared`` event Slack sends for an upload (one of two events per upload)."""
         channel = channel_id or _share_of(file)[0]
-        event = {"type": "file_shared", "channel_id": channel, "file_id": file["id"],
-                 "user_id": user_id or file.get("user"), "file": {"id": file["id"]},
-                 "event_ts": f"{time.time():.6f}"}
+        event = {
+            "type": "file_shared",
+            "channel_id": channel,
+            "file_id": file["id"],
+            "user_id": user_id or file.get("user"),
+            "file": {"id": file["id"]},
+            "event_ts": f"{time.time():.6f}",
+        }
         return self.event(event, event_id=event_id, **sig)
 
-    def message_file_share(self, file: dict, *, channel: str | None = None, user: str | None = None,
-                           text: str | None = None, event_id: str | None = None, **sig: Any) -> httpx.Response:
+    def message_file_share(
+        self,
+        file: dict,
+        *,
+        channel: str | None = None,
+        user: str | None = None,
+        text: str | None = None,
+        event_id: str | None = None,
+        **sig: Any,
+    ) -> httpx.Response:
         """The ``message`` event (subtype ``file_share``) Slack sends for the same upload."""
         ch, share = _share_of(file, channel)
         msg = self.fake.message(ch, share["ts"]) if share else None
         ts = share["ts"] if share else f"{time.time():.6f}"
         channel_obj = self.fake._channels.get(ch, {})
         event = {
-            "type": "message", "subtype": "file_share",
+            "type": "message",
+            "subtype": "file_share",
             "text": text if text is not None else (msg or {}).get("text", ""),
             "files": [copy.deepcopy(f) for f in (msg or {}).get("files", [file])],
-            "upload": False, "user": user or file.get("user"), "display_as_bot": False,
-            "ts": ts, "channel": ch, "event_ts": ts,
-            "channel_type": "im" if channel_obj.get("is_im") else "group" if channel_obj.get("is_private") else "channel",
+            "upload": False,
+            "user": user or file.get("user"),
+            "display_as_bot": False,
+            "ts": ts,
+            "channel": ch,
+            "event_ts": ts,
+            "channel_type": "im"
+            if channel_obj.get("is_im")
+            else "group"
+            if channel_obj.get("is_private")
+            else "channel",
         }
         if share and share.get("thread_ts"):
             event["thread_ts"] = share["thread_ts"]
@@ -220,9 +304,20 @@ class SlackDriver:
     # ------------------------------------------------------------------------------------------
     # slash commands
 
-    def command(self, text: str, command: str = "/denpex", user_id: str = "U123", channel_id: str = "C123",
-                *, channel_name: str | None = None, user_name: str | None = None, team_domain: str | None = None,
-                trigger_id: str | None = None, response_url: str | None = None, **sig: Any) -> httpx.Response:
+    def command(
+        self,
+        text: str,
+        command: str = "/denpex",
+        user_id: str = "U123",
+        channel_id: str = "C123",
+        *,
+        channel_name: str | None = None,
+        user_name: str | None = None,
+        team_domain: str | None = None,
+        trigger_id: str | None = None,
+        response_url: str | None = None,
+        **sig: Any,
+    ) -> httpx.Response:
         """A slash command, form-encoded with every field Slack sends.
 
         ``response_url`` points at the fake (POSTs there are recorded as ``response_url`` calls)
@@ -258,11 +353,22 @@ class SlackDriver:
         name = _user_name(self.fake, user_id)
         return {"id": user_id, "username": name, "name": name, "team_id": self.fake.team_id}
 
-    def block_action(self, action_id: str, value: str | None = None, message_ts: str | None = None,
-                     channel: str = "C123", user_id: str = "U123", block_id: str | None = None,
-                     action_type: str | None = None, selected_options: list | None = None,
-                     message: dict | None = None, *, selected_option: Any = None, strict: bool = True,
-                     **sig: Any) -> httpx.Response:
+    def block_action(
+        self,
+        action_id: str,
+        value: str | None = None,
+        message_ts: str | None = None,
+        channel: str = "C123",
+        user_id: str = "U123",
+        block_id: str | None = None,
+        action_type: str | None = None,
+        selected_options: list | None = None,
+        message: dict | None = None,
+        *,
+        selected_option: Any = None,
+        strict: bool = True,
+        **sig: Any,
+    ) -> httpx.Response:
         """A ``block_actions`` interaction on a message: the user clicked ``action_id``.
 
         The message is the fake's current copy of ``(channel, message_ts)`` unless ``message``
@@ -285,8 +391,12 @@ class SlackDriver:
             raise LookupError(f"action_id {action_id!r} is not in the message's blocks")
         element = element or {}
         kind = action_type or element.get("type") or "button"
-        action: dict = {"action_id": action_id, "block_id": block_id or (found_block or {}).get("block_id", _rand_block_id()),
-                        "type": kind, "action_ts": f"{time.time():.6f}"}
+        action: dict = {
+            "action_id": action_id,
+            "block_id": block_id or (found_block or {}).get("block_id", _rand_block_id()),
+            "type": kind,
+            "action_ts": f"{time.time():.6f}",
+        }
         if kind == "button":
             action["text"] = element.get("text", {"type": "plain_text", "text": action_id, "emoji": True})
             action["value"] = value if value is not None else element.get("value")
@@ -297,8 +407,9 @@ class SlackDriver:
         elif kind in ("checkboxes", "multi_static_select"):
             action["selected_options"] = _resolve_options(element, selected_options or [])
         elif kind in ("static_select", "radio_buttons", "overflow"):
-            chosen = selected_option if selected_option is not None else (
-                selected_options[0] if selected_options else value)
+            chosen = (
+                selected_option if selected_option is not None else (selected_options[0] if selected_options else value)
+            )
             resolved = _resolve_options(element, [chosen] if chosen is not None else [])
             action["selected_option"] = resolved[0] if resolved else None
         elif value is not None:
@@ -319,15 +430,23 @@ class SlackDriver:
             "channel": {"id": channel, "name": _channel_name(fake, channel)},
             "message": message,
             "state": {"values": {}},
-            "response_url": fake.new_response_url("actions", channel, user_id, message_ts,
-                                                  message.get("thread_ts")),
+            "response_url": fake.new_response_url("actions", channel, user_id, message_ts, message.get("thread_ts")),
             "actions": [action],
         }
         return self._interaction("block_actions", payload, **sig)
 
-    def view_submission(self, callback_id: str, values: dict, private_metadata: str | None = None,
-                        user_id: str = "U123", *, view_id: str | None = None, strict: bool = True,
-                        apply_response: bool = True, **sig: Any) -> httpx.Response:
+    def view_submission(
+        self,
+        callback_id: str,
+        values: dict,
+        private_metadata: str | None = None,
+        user_id: str = "U123",
+        *,
+        view_id: str | None = None,
+        strict: bool = True,
+        apply_response: bool = True,
+        **sig: Any,
+    ) -> httpx.Response:
         """A ``view_submission`` for the modal with ``callback_id`` that the bot opened for the user.
 
         ``values`` is ``{block_id: {action_id: state}}``; a state may be a plain string (it
@@ -341,14 +460,30 @@ class SlackDriver:
         view = fake.view(view_id) if view_id else fake.open_view(user_id, callback_id)
         if view is None:
             if strict:
-                raise LookupError(f"no open view with callback_id {callback_id!r} for {user_id}: "
-                                  "the bot must open it with views.open first")
-            view = {"id": _rand_block_id("V", 10), "team_id": fake.team_id, "type": "modal", "blocks": [],
-                    "private_metadata": "", "callback_id": callback_id, "hash": f"{int(time.time())}.x",
-                    "title": {"type": "plain_text", "text": "Modal"}, "close": None, "submit": None,
-                    "clear_on_close": False, "notify_on_close": False, "previous_view_id": None,
-                    "root_view_id": None, "app_id": fake.app_id, "external_id": "",
-                    "app_installed_team_id": fake.team_id, "bot_id": fake.bot_id}
+                raise LookupError(
+                    f"no open view with callback_id {callback_id!r} for {user_id}: "
+                    "the bot must open it with views.open first"
+                )
+            view = {
+                "id": _rand_block_id("V", 10),
+                "team_id": fake.team_id,
+                "type": "modal",
+                "blocks": [],
+                "private_metadata": "",
+                "callback_id": callback_id,
+                "hash": f"{int(time.time())}.x",
+                "title": {"type": "plain_text", "text": "Modal"},
+                "close": None,
+                "submit": None,
+                "clear_on_close": False,
+                "notify_on_close": False,
+                "previous_view_id": None,
+                "root_view_id": None,
+                "app_id": fake.app_id,
+                "external_id": "",
+                "app_installed_team_id": fake.team_id,
+                "bot_id": fake.bot_id,
+            }
         state = _state_values(view.get("blocks", []), values, strict)
         view = copy.deepcopy(view)
         view["state"] = {"values": state}
@@ -371,17 +506,26 @@ class SlackDriver:
             _apply_view_response(fake, user_id, view["id"], response)
         return response
 
-    def view_closed(self, callback_id: str, user_id: str = "U123", *, view_id: str | None = None,
-                    **sig: Any) -> httpx.Response:
+    def view_closed(
+        self, callback_id: str, user_id: str = "U123", *, view_id: str | None = None, **sig: Any
+    ) -> httpx.Response:
         """The user closed the modal; Slack sends ``view_closed`` only if ``notify_on_close``."""
         fake = self.fake
         view = fake.view(view_id) if view_id else fake.open_view(user_id, callback_id)
         if view is None:
             raise LookupError(f"no open view with callback_id {callback_id!r}")
         fake._close_views(user_id, all_=True)
-        payload = {"type": "view_closed", "team": {"id": fake.team_id, "domain": fake.team_domain},
-                   "user": self._user(user_id), "api_app_id": self.api_app_id, "token": self.verification_token,
-                   "view": view, "is_cleared": True, "is_enterprise_install": False, "enterprise": None}
+        payload = {
+            "type": "view_closed",
+            "team": {"id": fake.team_id, "domain": fake.team_domain},
+            "user": self._user(user_id),
+            "api_app_id": self.api_app_id,
+            "token": self.verification_token,
+            "view": view,
+            "is_cleared": True,
+            "is_enterprise_install": False,
+            "enterprise": None,
+        }
         return self._interaction("view_closed", payload, **sig)
 
 
@@ -477,9 +621,15 @@ def _state_values(blocks: list, values: dict, strict: bool) -> dict:
             if isinstance(v, dict):
                 state[block_id][action_id] = v
             elif etype in ("checkboxes", "multi_static_select"):
-                state[block_id][action_id] = {"type": etype, "selected_options": _resolve_options(element or {}, list(v))}
+                state[block_id][action_id] = {
+                    "type": etype,
+                    "selected_options": _resolve_options(element or {}, list(v)),
+                }
             elif etype in ("static_select", "radio_buttons"):
-                state[block_id][action_id] = {"type": etype, "selected_option": (_resolve_options(element or {}, [v]) or [None])[0]}
+                state[block_id][action_id] = {
+                    "type": etype,
+                    "selected_option": (_resolve_options(element or {}, [v]) or [None])[0],
+                }
             else:
                 state[block_id][action_id] = {"type": etype, "value": v}
     return state

@@ -45,18 +45,33 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import blockkit
 
 __all__ = ["Call", "FakeSlack", "DEFAULT_SCOPES"]
 
 DEFAULT_SCOPES = (
-    "app_mentions:read", "channels:history", "channels:read", "chat:write", "commands",
-    "files:read", "files:write", "groups:history", "groups:read", "im:history", "im:read",
-    "im:write", "mpim:history", "reactions:read", "reactions:write", "users:read", "usergroups:read",
+    "app_mentions:read",
+    "channels:history",
+    "channels:read",
+    "chat:write",
+    "commands",
+    "files:read",
+    "files:write",
+    "groups:history",
+    "groups:read",
+    "im:history",
+    "im:read",
+    "im:write",
+    "mpim:history",
+    "reactions:read",
+    "reactions:write",
+    "users:read",
+    "usergroups:read",
 )
 
 _TS = re.compile(r"^\d{1,12}\.\d{1,6}$")
@@ -278,15 +293,16 @@ class FakeSlack:
     # ------------------------------------------------------------------------------------------
     # lifecycle
 
-    def start(self) -> "FakeSlack":
+    def start(self) -> FakeSlack:
         if self._server is not None:
             return self
         self._tmpdir = tempfile.mkdtemp(prefix="fake-slack-")
         handler = type("_BoundHandler", (_Handler,), {"fake": self})
         self._server = ThreadingHTTPServer((self._host, self._port), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-slack",
-                                        kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, name="fake-slack", kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -303,7 +319,7 @@ class FakeSlack:
             shutil.rmtree(self._tmpdir, ignore_errors=True)
             self._tmpdir = None
 
-    def __enter__(self) -> "FakeSlack":
+    def __enter__(self) -> FakeSlack:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -337,9 +353,16 @@ class FakeSlack:
             self._users[user_id] = user
             return dict(user)
 
-    def add_channel(self, channel_id: str, name: str | None = None, *, is_private: bool = False,
-                    is_member: bool = True, is_archived: bool = False,
-                    members: Iterable[str] | None = None) -> dict:
+    def add_channel(
+        self,
+        channel_id: str,
+        name: str | None = None,
+        *,
+        is_private: bool = False,
+        is_member: bool = True,
+        is_archived: bool = False,
+        members: Iterable[str] | None = None,
+    ) -> dict:
         """Register a conversation.  ``C...`` public, ``G...``/``is_private`` private, ``D...`` a DM.
 
         ``is_member``: whether the bot is in it (posting/reading elsewhere -> ``not_in_channel``).
@@ -360,22 +383,40 @@ class FakeSlack:
             self._changed()
             return {k: v for k, v in ch.items() if k != "members"}
 
-    def add_message(self, channel: str, text: str = "", *, user: str = "U123", ts: str | None = None,
-                    thread_ts: str | None = None, blocks: list | None = None, **extra: Any) -> dict:
+    def add_message(
+        self,
+        channel: str,
+        text: str = "",
+        *,
+        user: str = "U123",
+        ts: str | None = None,
+        thread_ts: str | None = None,
+        blocks: list | None = None,
+        **extra: Any,
+    ) -> dict:
         """Put a message from ``user`` into ``channel`` (a reply when ``thread_ts`` is given)."""
         with self._cond:
             self._require_channel(channel)
-            msg = {"user": user, "type": "message", "ts": self._take_ts(ts), "text": text,
-                   "team": self.team_id}
+            msg = {"user": user, "type": "message", "ts": self._take_ts(ts), "text": text, "team": self.team_id}
             if blocks is not None:
                 msg["blocks"] = self._with_block_ids(blocks)
             msg.update(extra)
             self._store_message(channel, msg, thread_ts)
             return self._render(msg)
 
-    def add_file(self, channel: str, name: str, content: bytes | str | os.PathLike, user: str = "U123",
-                 ts: str | None = None, mimetype: str | None = None, *, title: str | None = None,
-                 text: str = "", thread_ts: str | None = None) -> dict:
+    def add_file(
+        self,
+        channel: str,
+        name: str,
+        content: bytes | str | os.PathLike,
+        user: str = "U123",
+        ts: str | None = None,
+        mimetype: str | None = None,
+        *,
+        title: str | None = None,
+        text: str = "",
+        thread_ts: str | None = None,
+    ) -> dict:
         """Register a file shared by ``user`` in ``channel`` and the message that shared it.
 
         ``content`` is the bytes, or a path (``str``/``PathLike``: a ``str`` is always a path)
@@ -395,9 +436,16 @@ class FakeSlack:
             rec.mimetype, rec.filetype, rec.pretty_type = _types_for(name, mimetype)
             rec.uploaded = rec.completed = True
             self._files[rec.id] = rec
-            msg = {"user": user, "type": "message", "ts": self._take_ts(ts), "text": text,
-                   "team": self.team_id, "upload": True, "display_as_bot": False,
-                   "_file_ids": [rec.id]}
+            msg = {
+                "user": user,
+                "type": "message",
+                "ts": self._take_ts(ts),
+                "text": text,
+                "team": self.team_id,
+                "upload": True,
+                "display_as_bot": False,
+                "_file_ids": [rec.id],
+            }
             self._store_message(channel, msg, thread_ts)
             self._share(rec, channel, msg)
             return self._file_obj(rec)
@@ -409,16 +457,23 @@ class FakeSlack:
             self._triggers[tid] = {"issued": time.monotonic(), "used": False, "user_id": user_id}
             return tid
 
-    def new_response_url(self, kind: str, channel: str | None, user_id: str,
-                         message_ts: str | None = None, thread_ts: str | None = None) -> str:
+    def new_response_url(
+        self, kind: str, channel: str | None, user_id: str, message_ts: str | None = None, thread_ts: str | None = None
+    ) -> str:
         """A ``response_url`` on the fake (``kind``: "commands" or "actions"); POSTs are recorded."""
         with self._lock:
             rid = f"{secrets.randbelow(10**13):013d}"
             secret = secrets.token_urlsafe(18).replace("-", "a").replace("_", "b")
             path = f"{kind}/{self.team_id}/{rid}/{secret}"
-            self._response_urls[path] = {"kind": kind, "channel": channel, "user": user_id,
-                                         "message_ts": message_ts, "thread_ts": thread_ts,
-                                         "uses": 0, "issued": time.monotonic()}
+            self._response_urls[path] = {
+                "kind": kind,
+                "channel": channel,
+                "user": user_id,
+                "message_ts": message_ts,
+                "thread_ts": thread_ts,
+                "uses": 0,
+                "issued": time.monotonic(),
+            }
             return self.url + path
 
     def rate_limit(self, method: str, times: int = 1, retry_after: int = 1) -> None:
@@ -462,8 +517,11 @@ class FakeSlack:
 
     def ephemeral_messages(self, channel: str | None = None, user: str | None = None) -> list[dict]:
         with self._lock:
-            return [copy.deepcopy(e) for e in self._ephemeral
-                    if (channel is None or e["channel"] == channel) and (user is None or e["user"] == user)]
+            return [
+                copy.deepcopy(e)
+                for e in self._ephemeral
+                if (channel is None or e["channel"] == channel) and (user is None or e["user"] == user)
+            ]
 
     def file(self, file_id: str) -> dict | None:
         with self._lock:
@@ -484,14 +542,26 @@ class FakeSlack:
     def uploads(self) -> list[dict]:
         """Files uploaded through files.getUploadURLExternal, with ``declared_length`` and ``size``."""
         with self._lock:
-            return [{"id": r.id, "name": r.name, "declared_length": r.declared_length, "size": r.size,
-                     "uploaded": r.uploaded, "completed": r.completed}
-                    for r in self._files.values() if r.upload_token is not None]
+            return [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "declared_length": r.declared_length,
+                    "size": r.size,
+                    "uploaded": r.uploaded,
+                    "completed": r.completed,
+                }
+                for r in self._files.values()
+                if r.upload_token is not None
+            ]
 
     def views(self, user_id: str | None = None, *, open_only: bool = False) -> list[dict]:
         with self._lock:
-            out = [self._render_view(v) for v in self._views.values()
-                   if (user_id is None or v["_user"] == user_id) and (not open_only or v["_open"])]
+            out = [
+                self._render_view(v)
+                for v in self._views.values()
+                if (user_id is None or v["_user"] == user_id) and (not open_only or v["_open"])
+            ]
             return out
 
     def view(self, view_id: str) -> dict | None:
@@ -516,8 +586,9 @@ class FakeSlack:
     def response_url_posts(self) -> list[Call]:
         return self.calls_to("response_url")
 
-    def wait_for(self, predicate: Callable[..., Any], timeout: float = 10, *, interval: float = 0.05,
-                 message: str | None = None) -> Any:
+    def wait_for(
+        self, predicate: Callable[..., Any], timeout: float = 10, *, interval: float = 0.05, message: str | None = None
+    ) -> Any:
         """Wait until ``predicate()`` (or ``predicate(fake)``) is truthy; return its value.
 
         Re-evaluated after every request the fake handles (and every ``interval`` seconds);
@@ -544,8 +615,11 @@ class FakeSlack:
 
     def wait_for_call(self, method: str, count: int = 1, timeout: float = 10) -> list[Call]:
         """Wait until ``method`` was called at least ``count`` times; return those calls."""
-        return self.wait_for(lambda: (lambda cs: cs if len(cs) >= count else None)(self.calls_to(method)),
-                             timeout, message=f"{method} not called {count} time(s) within {timeout}s")
+        return self.wait_for(
+            lambda: (lambda cs: cs if len(cs) >= count else None)(self.calls_to(method)),
+            timeout,
+            message=f"{method} not called {count} time(s) within {timeout}s",
+        )
 
     # ------------------------------------------------------------------------------------------
     # internals: messages
@@ -573,8 +647,11 @@ class FakeSlack:
             if parent is not None:
                 msg["parent_user_id"] = parent.get("user")
                 parent["thread_ts"] = parent["ts"]
-                replies = [m for m in self._messages[channel].values()
-                           if m.get("thread_ts") == thread_ts and m["ts"] != thread_ts] + [msg]
+                replies = [
+                    m
+                    for m in self._messages[channel].values()
+                    if m.get("thread_ts") == thread_ts and m["ts"] != thread_ts
+                ] + [msg]
                 users = []
                 for m in replies:
                     if m.get("user") not in users:
@@ -608,12 +685,32 @@ class FakeSlack:
                 b["block_id"] = _block_id()
         return out
 
-    def _bot_message(self, channel: str, *, text: str | None, blocks: list | None, attachments: list | None,
-                     thread_ts: str | None, extra: dict | None = None) -> dict:
-        msg = {"user": self.bot_user_id, "type": "message", "ts": self._take_ts(), "bot_id": self.bot_id,
-               "app_id": self.app_id, "text": text or "", "team": self.team_id,
-               "bot_profile": {"id": self.bot_id, "app_id": self.app_id, "name": self.bot_name,
-                               "deleted": False, "team_id": self.team_id}}
+    def _bot_message(
+        self,
+        channel: str,
+        *,
+        text: str | None,
+        blocks: list | None,
+        attachments: list | None,
+        thread_ts: str | None,
+        extra: dict | None = None,
+    ) -> dict:
+        msg = {
+            "user": self.bot_user_id,
+            "type": "message",
+            "ts": self._take_ts(),
+            "bot_id": self.bot_id,
+            "app_id": self.app_id,
+            "text": text or "",
+            "team": self.team_id,
+            "bot_profile": {
+                "id": self.bot_id,
+                "app_id": self.app_id,
+                "name": self.bot_name,
+                "deleted": False,
+                "team_id": self.team_id,
+            },
+        }
         if blocks:
             msg["blocks"] = self._with_block_ids(blocks)
         if attachments:
@@ -647,25 +744,49 @@ class FakeSlack:
     def _file_urls(self, rec: _FileRec) -> dict:
         override = self._url_overrides.get(rec.id)
         if override:
-            return {"url_private": override, "url_private_download": override,
-                    "permalink": override, "permalink_public": override}
+            return {
+                "url_private": override,
+                "url_private_download": override,
+                "permalink": override,
+                "permalink_public": override,
+            }
         quoted = urllib.parse.quote(rec.name)
         base = f"{self.url}files-pri/{self.team_id}-{rec.id}/"
-        return {"url_private": base + quoted, "url_private_download": base + "download/" + quoted,
-                "permalink": f"{self.workspace_url}files/{rec.user}/{rec.id}/{quoted}",
-                "permalink_public": f"https://slack-files.com/{self.team_id}-{rec.id}-{secrets.token_hex(5)}"}
+        return {
+            "url_private": base + quoted,
+            "url_private_download": base + "download/" + quoted,
+            "permalink": f"{self.workspace_url}files/{rec.user}/{rec.id}/{quoted}",
+            "permalink_public": f"https://slack-files.com/{self.team_id}-{rec.id}-{secrets.token_hex(5)}",
+        }
 
     def _file_obj(self, rec: _FileRec) -> dict:
         obj = {
-            "id": rec.id, "created": rec.created, "timestamp": rec.created, "name": rec.name,
-            "title": rec.title, "mimetype": rec.mimetype, "filetype": rec.filetype,
-            "pretty_type": rec.pretty_type, "user": rec.user, "user_team": self.team_id,
-            "editable": False, "size": rec.size, "mode": "hosted", "is_external": False,
-            "external_type": "", "is_public": bool(rec.shares.get("public")),
-            "public_url_shared": False, "display_as_bot": False, "username": "",
+            "id": rec.id,
+            "created": rec.created,
+            "timestamp": rec.created,
+            "name": rec.name,
+            "title": rec.title,
+            "mimetype": rec.mimetype,
+            "filetype": rec.filetype,
+            "pretty_type": rec.pretty_type,
+            "user": rec.user,
+            "user_team": self.team_id,
+            "editable": False,
+            "size": rec.size,
+            "mode": "hosted",
+            "is_external": False,
+            "external_type": "",
+            "is_public": bool(rec.shares.get("public")),
+            "public_url_shared": False,
+            "display_as_bot": False,
+            "username": "",
             **self._file_urls(rec),
-            "channels": list(rec.channels), "groups": list(rec.groups), "ims": list(rec.ims),
-            "comments_count": 0, "has_rich_preview": False, "file_access": "visible",
+            "channels": list(rec.channels),
+            "groups": list(rec.groups),
+            "ims": list(rec.ims),
+            "comments_count": 0,
+            "has_rich_preview": False,
+            "file_access": "visible",
         }
         if rec.shares:
             obj["shares"] = copy.deepcopy(rec.shares)
@@ -676,8 +797,15 @@ class FakeSlack:
     def _share(self, rec: _FileRec, channel: str, msg: dict) -> None:
         ch = self._channels[channel]
         scope = "private" if (ch["is_private"] or ch["is_im"]) else "public"
-        share = {"reply_users": [], "reply_users_count": 0, "reply_count": 0, "ts": msg["ts"],
-                 "channel_name": ch["name"], "team_id": self.team_id, "share_user_id": msg.get("user")}
+        share = {
+            "reply_users": [],
+            "reply_users_count": 0,
+            "reply_count": 0,
+            "ts": msg["ts"],
+            "channel_name": ch["name"],
+            "team_id": self.team_id,
+            "share_user_id": msg.get("user"),
+        }
         if msg.get("thread_ts") and msg["thread_ts"] != msg["ts"]:
             share["thread_ts"] = msg["thread_ts"]
         rec.shares.setdefault(scope, {}).setdefault(channel, []).append(share)
@@ -691,11 +819,14 @@ class FakeSlack:
     def _render_view(self, v: dict) -> dict:
         return {k: copy.deepcopy(val) for k, val in v.items() if not k.startswith("_")}
 
-    def _make_view(self, payload: dict, user: str, *, root: str | None, previous: str | None,
-                   view_id: str | None = None) -> dict:
+    def _make_view(
+        self, payload: dict, user: str, *, root: str | None, previous: str | None, view_id: str | None = None
+    ) -> dict:
         vid = view_id or _rand_id("V")
         v = {
-            "id": vid, "team_id": self.team_id, "type": payload["type"],
+            "id": vid,
+            "team_id": self.team_id,
+            "type": payload["type"],
             "blocks": self._with_block_ids(payload.get("blocks") or []),
             "private_metadata": payload.get("private_metadata", ""),
             "callback_id": payload.get("callback_id", ""),
@@ -736,8 +867,9 @@ class FakeSlack:
     def _replace_view(self, view_id: str, payload: dict) -> dict:
         with self._cond:
             old = self._views[view_id]
-            return self._make_view(payload, old["_user"], root=old["root_view_id"],
-                                   previous=old["previous_view_id"], view_id=view_id)
+            return self._make_view(
+                payload, old["_user"], root=old["root_view_id"], previous=old["previous_view_id"], view_id=view_id
+            )
 
     def _push_view(self, user: str, payload: dict) -> dict:
         with self._cond:
@@ -805,8 +937,15 @@ class FakeSlack:
             return False
         return str(value).lower() in ("1", "true")
 
-    def _channel_arg(self, args: dict, name: str = "channel", *, error: str = "channel_not_found",
-                     must_be_member: bool = True, posting: bool = False) -> str:
+    def _channel_arg(
+        self,
+        args: dict,
+        name: str = "channel",
+        *,
+        error: str = "channel_not_found",
+        must_be_member: bool = True,
+        posting: bool = False,
+    ) -> str:
         raw = self._str_arg(args, name)
         if not raw:
             raise _Refusal(error)
@@ -833,8 +972,9 @@ class FakeSlack:
         if raw is None or raw == "":
             return None
         if not _TS.match(raw) or _ts_key(raw) == (0, 0):
-            raise _Refusal("invalid_thread_ts",
-                           response_metadata={"messages": [f"[ERROR] {raw} is not a valid thread_ts"]})
+            raise _Refusal(
+                "invalid_thread_ts", response_metadata={"messages": [f"[ERROR] {raw} is not a valid thread_ts"]}
+            )
         parent = self._messages[channel].get(raw)
         if parent is None:
             raise _Refusal("thread_not_found")
@@ -842,13 +982,17 @@ class FakeSlack:
 
     def _content(self, args: dict, *, require: bool = True) -> tuple[str | None, list | None, list | None]:
         markdown_text = args.get("markdown_text")
-        problem = blockkit.check_message(args.get("text"), args.get("blocks"), args.get("attachments"),
-                                         markdown_text=markdown_text, require_content=require)
+        problem = blockkit.check_message(
+            args.get("text"),
+            args.get("blocks"),
+            args.get("attachments"),
+            markdown_text=markdown_text,
+            require_content=require,
+        )
         if problem is not None:
             error, errors = problem
             if error == "invalid_blocks":
-                raise _Refusal(error, errors=errors,
-                               response_metadata={"messages": blockkit.slack_messages(errors)})
+                raise _Refusal(error, errors=errors, response_metadata={"messages": blockkit.slack_messages(errors)})
             if errors:
                 raise _Refusal(error, response_metadata={"messages": blockkit.slack_messages(errors)})
             raise _Refusal(error)
@@ -864,9 +1008,15 @@ class FakeSlack:
     # methods -----------------------------------------------------------------------------------
 
     def _m_auth_test(self, args: dict) -> dict:
-        return {"url": self.workspace_url, "team": self.team_name, "user": self.bot_name,
-                "team_id": self.team_id, "user_id": self.bot_user_id, "bot_id": self.bot_id,
-                "is_enterprise_install": False}
+        return {
+            "url": self.workspace_url,
+            "team": self.team_name,
+            "user": self.bot_name,
+            "team_id": self.team_id,
+            "user_id": self.bot_user_id,
+            "bot_id": self.bot_id,
+            "is_enterprise_install": False,
+        }
 
     def _m_chat_postMessage(self, args: dict) -> dict:
         channel = self._channel_arg(args, posting=True)
@@ -875,8 +1025,9 @@ class FakeSlack:
         extra = {}
         if thread_ts and self._bool_arg(args, "reply_broadcast"):
             extra["subtype"] = "thread_broadcast"
-        msg = self._bot_message(channel, text=text, blocks=blocks, attachments=attachments,
-                                thread_ts=thread_ts, extra=extra)
+        msg = self._bot_message(
+            channel, text=text, blocks=blocks, attachments=attachments, thread_ts=thread_ts, extra=extra
+        )
         return {"channel": channel, "ts": msg["ts"], "message": self._render(msg)}
 
     def _existing_message(self, args: dict, channel: str, name: str = "ts") -> dict:
@@ -928,14 +1079,19 @@ class FakeSlack:
         thread_ts = self._thread_arg(args, channel)
         text, blocks, attachments = self._content(args)
         ts = self._take_ts()
-        msg = {"type": "message", "subtype": "bot_message", "text": text or "", "ts": ts,
-               "bot_id": self.bot_id, "username": self.bot_name}
+        msg = {
+            "type": "message",
+            "subtype": "bot_message",
+            "text": text or "",
+            "ts": ts,
+            "bot_id": self.bot_id,
+            "username": self.bot_name,
+        }
         if blocks:
             msg["blocks"] = self._with_block_ids(blocks)
         if attachments:
             msg["attachments"] = copy.deepcopy(attachments)
-        self._ephemeral.append({"channel": channel, "user": user, "thread_ts": thread_ts, "ts": ts,
-                                "message": msg})
+        self._ephemeral.append({"channel": channel, "user": user, "thread_ts": thread_ts, "ts": ts, "message": msg})
         return {"message_ts": ts}
 
     def _m_chat_getPermalink(self, args: dict) -> dict:
@@ -978,7 +1134,7 @@ class FakeSlack:
     def _m_conversations_replies(self, args: dict) -> dict:
         channel = self._channel_arg(args)
         ch = self._channels[channel]
-        needed = ("im:history" if ch["is_im"] else "groups:history" if ch["is_private"] else "channels:history")
+        needed = "im:history" if ch["is_im"] else "groups:history" if ch["is_private"] else "channels:history"
         if needed not in self.scopes:
             raise _Refusal("missing_scope", needed=needed, provided=",".join(sorted(self.scopes)))
         ts = self._str_arg(args, "ts") or ""
@@ -990,6 +1146,7 @@ class FakeSlack:
         for bound, name in ((oldest, "oldest"), (latest, "latest")):
             if bound and not _TS.match(bound):
                 raise _Refusal(f"invalid_ts_{name}")
+
         def keep(m: dict) -> bool:
             k = _ts_key(m["ts"])
             if oldest and (k < _ts_key(oldest) or (not inclusive and k == _ts_key(oldest))):
@@ -997,6 +1154,7 @@ class FakeSlack:
             if latest and (k > _ts_key(latest) or (not inclusive and k == _ts_key(latest))):
                 return False
             return True
+
         if oldest or latest:
             msgs = [m for m in msgs if keep(m)]
         try:
@@ -1011,11 +1169,14 @@ class FakeSlack:
                 offset = int(base64.b64decode(cursor).decode().removeprefix("next_ts:"))
             except Exception:
                 raise _Refusal("invalid_cursor") from None
-        page = msgs[offset:offset + limit]
+        page = msgs[offset : offset + limit]
         more = offset + limit < len(msgs)
         next_cursor = base64.b64encode(f"next_ts:{offset + limit}".encode()).decode() if more else ""
-        return {"messages": [self._render(m) for m in page], "has_more": more,
-                "response_metadata": {"next_cursor": next_cursor}}
+        return {
+            "messages": [self._render(m) for m in page],
+            "has_more": more,
+            "response_metadata": {"next_cursor": next_cursor},
+        }
 
     def _m_files_info(self, args: dict) -> dict:
         rec = self._files.get(self._str_arg(args, "file") or "")
@@ -1029,8 +1190,11 @@ class FakeSlack:
     def _m_files_getUploadURLExternal(self, args: dict) -> dict:
         filename = self._str_arg(args, "filename")
         raw_length = self._str_arg(args, "length")
-        missing = [f"missing required field: {n} [json-pointer:/{n}]"
-                   for n, v in (("filename", filename), ("length", raw_length)) if not v]
+        missing = [
+            f"missing required field: {n} [json-pointer:/{n}]"
+            for n, v in (("filename", filename), ("length", raw_length))
+            if not v
+        ]
         if missing:
             raise _invalid_arguments(*missing)
         try:
@@ -1086,17 +1250,23 @@ class FakeSlack:
                 raise _Refusal("invalid_blocks_format")
             errors = blockkit.validate_blocks(blocks or [])
             if errors:
-                raise _Refusal("invalid_blocks", errors=errors,
-                               response_metadata={"messages": blockkit.slack_messages(errors)})
+                raise _Refusal(
+                    "invalid_blocks", errors=errors, response_metadata={"messages": blockkit.slack_messages(errors)}
+                )
         for rec, item in recs:
             rec.completed = True
             if item.get("title"):
                 rec.title = str(item["title"])
             rec.created = int(time.time())
         for channel in channels:
-            msg = self._bot_message(channel, text=text, blocks=blocks, attachments=None, thread_ts=thread_ts,
-                                    extra={"upload": True, "display_as_bot": False,
-                                           "_file_ids": [r.id for r, _ in recs]})
+            msg = self._bot_message(
+                channel,
+                text=text,
+                blocks=blocks,
+                attachments=None,
+                thread_ts=thread_ts,
+                extra={"upload": True, "display_as_bot": False, "_file_ids": [r.id for r, _ in recs]},
+            )
             for rec, _ in recs:
                 self._share(rec, channel, msg)
         return {"files": [self._file_obj(rec) for rec, _ in recs]}
@@ -1160,8 +1330,11 @@ class FakeSlack:
         vid, ext = self._str_arg(args, "view_id"), self._str_arg(args, "external_id")
         if not vid and not ext:
             raise _invalid_arguments("must provide one of: view_id, external_id")
-        target = self._views.get(vid) if vid else next(
-            (v for v in self._views.values() if ext and v.get("external_id") == ext), None)
+        target = (
+            self._views.get(vid)
+            if vid
+            else next((v for v in self._views.values() if ext and v.get("external_id") == ext), None)
+        )
         if target is None:
             raise _Refusal("not_found")
         if view["type"] != target["type"]:
@@ -1229,15 +1402,27 @@ class FakeSlack:
                     return 404, {"ok": False, "error": "channel_not_found"}
                 if thread_ts and thread_ts not in self._messages[ru["channel"]]:
                     thread_ts = None
-                self._bot_message(ru["channel"], text=text, blocks=blocks, attachments=attachments,
-                                  thread_ts=thread_ts)
+                self._bot_message(ru["channel"], text=text, blocks=blocks, attachments=attachments, thread_ts=thread_ts)
             else:
-                msg = {"type": "message", "subtype": "bot_message", "text": text or "", "ts": self._take_ts(),
-                       "bot_id": self.bot_id, "username": self.bot_name}
+                msg = {
+                    "type": "message",
+                    "subtype": "bot_message",
+                    "text": text or "",
+                    "ts": self._take_ts(),
+                    "bot_id": self.bot_id,
+                    "username": self.bot_name,
+                }
                 if blocks:
                     msg["blocks"] = self._with_block_ids(blocks)
-                self._ephemeral.append({"channel": ru["channel"], "user": ru["user"], "thread_ts": thread_ts,
-                                        "ts": msg["ts"], "message": msg})
+                self._ephemeral.append(
+                    {
+                        "channel": ru["channel"],
+                        "user": ru["user"],
+                        "thread_ts": thread_ts,
+                        "ts": msg["ts"],
+                        "message": msg,
+                    }
+                )
             self._changed()
             return 200, {"ok": True}
 
@@ -1354,9 +1539,9 @@ class _Handler(BaseHTTPRequestHandler):
         path = parsed.path
         try:
             if path.startswith("/api/"):
-                self._api(path[len("/api/"):], parsed.query)
+                self._api(path[len("/api/") :], parsed.query)
             elif path.startswith("/upload/v1/") and self.command == "POST":
-                self._upload(path[len("/upload/v1/"):])
+                self._upload(path[len("/upload/v1/") :])
             elif path.startswith("/files-pri/") and self.command in ("GET", "HEAD"):
                 self._download(path)
             elif path.startswith(("/commands/", "/actions/")) and self.command == "POST":
@@ -1461,8 +1646,9 @@ class _Handler(BaseHTTPRequestHandler):
                 except OSError:
                     pass
             rec.path, rec.data, rec.size, rec.uploaded = final_path, None, size, True
-            fake._calls.append(Call("upload", {"file_id": rec.id, "size": size}, headers, time.time(), 200,
-                                    f"OK - {size}", self.path))
+            fake._calls.append(
+                Call("upload", {"file_id": rec.id, "size": size}, headers, time.time(), 200, f"OK - {size}", self.path)
+            )
             fake._changed()
         self._send(200, f"OK - {size}".encode(), "text/plain; charset=utf-8")
 
@@ -1480,8 +1666,9 @@ class _Handler(BaseHTTPRequestHandler):
             if rec is not None and (not rec.completed or urllib.parse.unquote(m.group(4)) != rec.name):
                 rec = None
         auth = self.headers.get("Authorization", "")
-        authorized = auth.lower().startswith("bearer ") and auth[7:].strip() == fake.bot_token \
-            and "files:read" in fake.scopes
+        authorized = (
+            auth.lower().startswith("bearer ") and auth[7:].strip() == fake.bot_token and "files:read" in fake.scopes
+        )
         if not authorized:
             location = fake.url + "?redir=" + urllib.parse.quote(path, safe="")
             fake._record(Call("download", {"path": path}, headers, time.time(), 302, None, self.path))
@@ -1496,8 +1683,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", rec.mimetype)
         self.send_header("Content-Length", str(rec.size))
         disposition = "attachment" if m.group(3) else "inline"
-        self.send_header("Content-Disposition",
-                         f"{disposition}; filename=\"{rec.name}\"; filename*=UTF-8''{urllib.parse.quote(rec.name)}")
+        self.send_header(
+            "Content-Disposition",
+            f"{disposition}; filename=\"{rec.name}\"; filename*=UTF-8''{urllib.parse.quote(rec.name)}",
+        )
         self.end_headers()
         if self.command == "HEAD":
             return
@@ -1538,7 +1727,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _parse_multipart_fields(ctype: str, body: bytes) -> dict:
     msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
-        b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + body)
+        b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + body
+    )
     out: dict = {}
     if not msg.is_multipart():
         raise _Refusal("invalid_form_data")
@@ -1562,7 +1752,7 @@ def _extract_multipart_file(ctype: str, raw_path: str, tmpdir: str) -> str | Non
         start = mm.find(delim)
         while start != -1:
             head = start + len(delim)
-            if mm[head:head + 2] == b"--":
+            if mm[head : head + 2] == b"--":
                 break
             head_end = mm.find(b"\r\n\r\n", head)
             if head_end == -1:
@@ -1576,8 +1766,11 @@ def _extract_multipart_file(ctype: str, raw_path: str, tmpdir: str) -> str | Non
             start = end + 2
         if not parts:
             return None
-        chosen = next((p for p in parts if "filename=" in p[0]), None) or \
-            next((p for p in parts if 'name="file"' in p[0]), None) or parts[0]
+        chosen = (
+            next((p for p in parts if "filename=" in p[0]), None)
+            or next((p for p in parts if 'name="file"' in p[0]), None)
+            or parts[0]
+        )
         fd, out_path = tempfile.mkstemp(dir=tmpdir, prefix="upload-")
         with os.fdopen(fd, "wb") as out:
             pos = chosen[1]

@@ -50,9 +50,14 @@ class SocketModeServer:
 
     def send_envelope(self, kind: str, payload: dict, retry_attempt: int = 0) -> str:
         envelope_id = str(uuid.uuid4())
-        message = {"envelope_id": envelope_id, "type": kind, "payload": payload,
-                   "accepts_response_payload": kind != "events_api", "retry_attempt": retry_attempt,
-                   "retry_reason": "timeout" if retry_attempt else ""}
+        message = {
+            "envelope_id": envelope_id,
+            "type": kind,
+            "payload": payload,
+            "accepts_response_payload": kind != "events_api",
+            "retry_attempt": retry_attempt,
+            "retry_reason": "timeout" if retry_attempt else "",
+        }
         self._broadcast(json.dumps(message))
         return envelope_id
 
@@ -109,13 +114,25 @@ class SocketModeServer:
                     headers[k.strip().lower()] = v.strip()
             key = headers.get("sec-websocket-key", "")
             accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
-            conn.sendall(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                          f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode())
+            conn.sendall(
+                (
+                    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    f"Sec-WebSocket-Accept: {accept}\r\n\r\n"
+                ).encode()
+            )
             with self._lock:
                 self._clients.append(conn)
                 self.connections += 1
-            self._send(conn, json.dumps({"type": "hello", "num_connections": 1,
-                                         "debug_info": {"host": "fake", "approximate_connection_time": 3600}}))
+            self._send(
+                conn,
+                json.dumps(
+                    {
+                        "type": "hello",
+                        "num_connections": 1,
+                        "debug_info": {"host": "fake", "approximate_connection_time": 3600},
+                    }
+                ),
+            )
             self._read_frames(conn)
         except OSError:
             pass

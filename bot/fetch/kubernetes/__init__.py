@@ -30,12 +30,21 @@ from bot.fetch.kubernetes.logs import PROBE_BYTES, fetch_logs, log_name, log_tar
 from bot.fetch.kubernetes.pods import containers, has_started, pod_name, rank_hints
 from bot.fetch.kubernetes.status import MAX_STATUS_BYTES, STATUS_LOG, status_lines, write_status
 
-__all__ = ["MAX_STATUS_BYTES", "PROBE_BYTES", "SELECTORS", "STATUS_LOG", "fetch_kubernetes", "log_name", "rank_hints",
-           "status_lines"]
+__all__ = [
+    "MAX_STATUS_BYTES",
+    "PROBE_BYTES",
+    "SELECTORS",
+    "STATUS_LOG",
+    "fetch_kubernetes",
+    "log_name",
+    "rank_hints",
+    "status_lines",
+]
 
 
-def fetch_kubernetes(ref: JobRef, cluster: KubernetesCluster, budget: Budget, http: httpx.Client | None = None
-                     ) -> FetchResult:
+def fetch_kubernetes(
+    ref: JobRef, cluster: KubernetesCluster, budget: Budget, http: httpx.Client | None = None
+) -> FetchResult:
     ns, _, name = ref.job_id.partition("/")
     if not name:
         ns, name = cluster.namespace, ns

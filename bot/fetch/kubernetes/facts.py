@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bot.fetch.base import JobFacts, elapsed, utc_iso
 from bot.fetch.kubernetes.pods import containers, pod_name, terminated
 
 # condition types of Job / PyTorchJob / JobSet, most telling first
-STATE_ORDER = ["Failed", "FailureTarget", "Complete", "Completed", "Succeeded", "SuccessCriteriaMet", "Suspended",
-               "Restarting", "Running", "Created"]
+STATE_ORDER = [
+    "Failed",
+    "FailureTarget",
+    "Complete",
+    "Completed",
+    "Succeeded",
+    "SuccessCriteriaMet",
+    "Suspended",
+    "Restarting",
+    "Running",
+    "Created",
+]
 
 
 def parse_time(value) -> datetime | None:
@@ -20,7 +30,7 @@ def parse_time(value) -> datetime | None:
         dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
 
 
 def _phase_summary(pods: list[dict]) -> str:
@@ -62,7 +72,7 @@ def _first_failure(pods: list[dict]):
             for key in ("lastState", "state"):
                 t = terminated(cs, key)
                 if t and t.get("exitCode") not in (None, 0):
-                    finished = parse_time(t.get("finishedAt")) or datetime.max.replace(tzinfo=timezone.utc)
+                    finished = parse_time(t.get("finishedAt")) or datetime.max.replace(tzinfo=UTC)
                     found.append((finished, str(t.get("exitCode")), t.get("reason"), pod_name(p), cname))
     if not found:
         return None
@@ -92,10 +102,15 @@ def job_facts(ns: str, name: str, pods: list[dict], owner: dict | None) -> tuple
     start = parse_time(owner_status.get("startTime")) or min((s for s in starts if s), default=None)
     end = parse_time(owner_status.get("completionTime"))
     if end is None and pods and all((p.get("status") or {}).get("phase") in ("Succeeded", "Failed") for p in pods):
-        finishes = [parse_time(t.get("finishedAt")) for p in pods for _, cs, _ in containers(p)
-                    for t in [terminated(cs, "state")] if t]
+        finishes = [
+            parse_time(t.get("finishedAt"))
+            for p in pods
+            for _, cs, _ in containers(p)
+            for t in [terminated(cs, "state")]
+            if t
+        ]
         end = max((f for f in finishes if f), default=None)
     facts.start, facts.end = utc_iso(start), utc_iso(end)
     if start:
-        facts.elapsed = elapsed(((end or datetime.now(timezone.utc)) - start).total_seconds())
+        facts.elapsed = elapsed(((end or datetime.now(UTC)) - start).total_seconds())
     return facts, notes

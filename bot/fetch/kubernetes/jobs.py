@@ -25,13 +25,16 @@ OWNER_KINDS = {"Job", "PyTorchJob", "TFJob", "MPIJob", "XGBoostJob", "PaddleJob"
 
 def find_pods(api: JsonApi, ns: str, name: str) -> tuple[list[dict], str, tuple | None]:
     tried = []
-    for key, kind, owner in SELECTORS:
+    for key, _kind, owner in SELECTORS:
         if len(name) > 63:  # label values are at most 63 characters: no pod can carry this one
             break
         selector = f"{key}={name}"
         tried.append(selector)
-        data = api.get_json(f"/api/v1/namespaces/{quote(ns)}/pods", params={"labelSelector": selector},
-                            what=f"listing the pods of {ns}/{name} ({selector})")
+        data = api.get_json(
+            f"/api/v1/namespaces/{quote(ns)}/pods",
+            params={"labelSelector": selector},
+            what=f"listing the pods of {ns}/{name} ({selector})",
+        )
         pods = [p for p in data.get("items") or [] if isinstance(p, dict)]
         if pods:
             if owner is None:  # a training-operator job: which kind the operator label says
@@ -39,9 +42,11 @@ def find_pods(api: JsonApi, ns: str, name: str) -> tuple[list[dict], str, tuple 
                 owner = ("kubeflow.org", "v1", op.removesuffix("-controller") + "s")
             return pods, selector, owner
     searched = ", ".join(tried) or "(none: the name is too long for a label)"
-    raise UnknownJob(f"no pods of a job named {name!r} in namespace {ns!r} on cluster {api.cluster!r}: searched "
-                     f"the labels {searched} (batch Job, Kubeflow PyTorchJob, JobSet). The job may not exist, or its "
-                     "pods were already deleted (ttlSecondsAfterFinished, cleanPodPolicy).")
+    raise UnknownJob(
+        f"no pods of a job named {name!r} in namespace {ns!r} on cluster {api.cluster!r}: searched "
+        f"the labels {searched} (batch Job, Kubeflow PyTorchJob, JobSet). The job may not exist, or its "
+        "pods were already deleted (ttlSecondsAfterFinished, cleanPodPolicy)."
+    )
 
 
 def get_owner(api: JsonApi, ns: str, name: str, owner: tuple | None, notes: list[str]) -> dict | None:
@@ -49,8 +54,10 @@ def get_owner(api: JsonApi, ns: str, name: str, owner: tuple | None, notes: list
         return None
     group, version, plural = owner
     try:
-        return api.get_json(f"/apis/{group}/{version}/namespaces/{quote(ns)}/{plural}/{quote(name)}",
-                            what=f"reading {plural} {ns}/{name}")
+        return api.get_json(
+            f"/apis/{group}/{version}/namespaces/{quote(ns)}/{plural}/{quote(name)}",
+            what=f"reading {plural} {ns}/{name}",
+        )
     except FetchTimeout:
         raise
     except FetchError as exc:
@@ -64,8 +71,9 @@ def list_events(api: JsonApi, ns: str, name: str, pods: set[str], notes: list[st
     params: dict = {"limit": EVENT_PAGE}
     try:
         for _ in range(EVENT_PAGES):
-            data = api.get_json(f"/api/v1/namespaces/{quote(ns)}/events", params=params,
-                                what=f"listing the events in {ns}")
+            data = api.get_json(
+                f"/api/v1/namespaces/{quote(ns)}/events", params=params, what=f"listing the events in {ns}"
+            )
             events += [e for e in data.get("items") or [] if isinstance(e, dict) and _ours(e, name, pods)]
             cont = (data.get("metadata") or {}).get("continue")
             if not cont:
@@ -95,11 +103,18 @@ def pending_error(ns: str, name: str, pods: list[dict], events: list[dict]) -> P
         for _, cs, _ in containers(p):
             waiting = (cs.get("state") or {}).get("waiting") or {}
             if waiting.get("reason") and waiting["reason"] not in ("ContainerCreating", "PodInitializing"):
-                why.append(f"{waiting['reason']}" + (f": {one_line(waiting['message'], 200)}"
-                                                     if waiting.get("message") else ""))
+                why.append(
+                    f"{waiting['reason']}"
+                    + (f": {one_line(waiting['message'], 200)}" if waiting.get("message") else "")
+                )
     if not why:
-        why = [f"{e.get('reason')}: {one_line(e.get('message') or '', 200)}" for e in reversed(events)
-               if e.get("type") == "Warning"][:1]
+        why = [
+            f"{e.get('reason')}: {one_line(e.get('message') or '', 200)}"
+            for e in reversed(events)
+            if e.get("type") == "Warning"
+        ][:1]
     reason = f" Kubernetes says: {why[0]}" if why else ""
-    return Pending(f"{ns}/{name} has not started: its {len(pods)} pod(s) are Pending and no container "
-                   f"has run yet, so there is no log to diagnose.{reason}")
+    return Pending(
+        f"{ns}/{name} has not started: its {len(pods)} pod(s) are Pending and no container "
+        f"has run yet, so there is no log to diagnose.{reason}"
+    )

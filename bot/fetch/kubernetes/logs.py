@@ -26,9 +26,9 @@ from bot.fetch.http import JsonApi
 from bot.fetch.kubernetes.pods import containers, has_started, pod_name, terminated
 from bot.fetch.kubernetes.status import one_line
 
-PROBE_BYTES = 64 << 10          # logs up to this size come whole from the first request
+PROBE_BYTES = 64 << 10  # logs up to this size come whole from the first request
 WORKERS = 8
-LINE_MARGIN = 1.5               # ask for this many more lines than the probe's average line length suggests
+LINE_MARGIN = 1.5  # ask for this many more lines than the probe's average line length suggests
 PLAIN = {"Accept": "*/*"}
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -90,7 +90,7 @@ def fetch_logs(api: JsonApi, ns: str, targets: list[LogTarget], workdir: Path, n
         big = 1 << 62
         shares = fair_shares([len(t.probe) if t.complete else big for t in live], budget.remaining)
         jobs = []
-        for i, (t, share) in enumerate(zip(live, shares)):
+        for i, (t, share) in enumerate(zip(live, shares, strict=True)):
             dest = workdir / f"{i:04d}-{_SAFE.sub('_', t.name.removesuffix('.log'))}.log"
             if share <= 0:
                 t.note = f"skipped log {t.name}: the {budget.max_bytes} byte budget is used up"
@@ -124,8 +124,9 @@ def _probe(api: JsonApi, ns: str, t: LogTarget) -> None:
         return
     what = f"reading the log of {t.pod}"
     try:
-        resp = api.request("GET", _log_path(ns, t.pod), params=_params(t, limitBytes=PROBE_BYTES + 1), headers=PLAIN,
-                           what=what)
+        resp = api.request(
+            "GET", _log_path(ns, t.pod), params=_params(t, limitBytes=PROBE_BYTES + 1), headers=PLAIN, what=what
+        )
         if resp.status_code != 200:
             raise api.status_error(resp, what)
     except FetchError as err:
@@ -140,8 +141,14 @@ def _tail(api: JsonApi, ns: str, t: LogTarget, share: int, dest: Path) -> None:
     avg = max(1.0, len(probe) / max(1, probe.count(b"\n")))
     lines = min(50_000_000, math.ceil(share / avg * LINE_MARGIN) + 16)
     try:
-        tail = api.get_tail(_log_path(ns, t.pod), dest, share, params=_params(t, tailLines=lines), headers=PLAIN,
-                            what=f"reading the log of {t.pod}")
+        tail = api.get_tail(
+            _log_path(ns, t.pod),
+            dest,
+            share,
+            params=_params(t, tailLines=lines),
+            headers=PLAIN,
+            what=f"reading the log of {t.pod}",
+        )
     except FetchError as err:
         _skip_or_raise(t, err)
         return
@@ -156,8 +163,9 @@ def _skip_or_raise(t: LogTarget, err: FetchError) -> None:
     elif err.status == 400 and "previous terminated container" in err.detail:
         t.note = f"skipped log {t.name}: Kubernetes no longer has the previous attempt ({err.detail})"
     elif err.status is not None:
-        t.note = (f"skipped log {t.name}: the API answered {err.status}"
-                  + (f" ({one_line(err.detail, 300)})" if err.detail else ""))
+        t.note = f"skipped log {t.name}: the API answered {err.status}" + (
+            f" ({one_line(err.detail, 300)})" if err.detail else ""
+        )
     else:
         t.note = f"skipped log {t.name}: {err}"
 

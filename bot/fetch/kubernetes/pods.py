@@ -95,5 +95,9 @@ def terminated(cs: dict, key: str) -> dict | None:
 
 def has_started(cs: dict) -> bool:
     state = cs.get("state") or {}
-    return bool(state.get("running") or state.get("terminated") or terminated(cs, "lastState")
-                or (cs.get("restartCount") or 0) > 0)
+    return bool(
+        state.get("running")
+        or state.get("terminated")
+        or terminated(cs, "lastState")
+        or (cs.get("restartCount") or 0) > 0
+    )
