@@ -8,13 +8,13 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress, count, groupby, islice, repeat
-from operator import and_, is_not, itemgetter, not_, or_
+from operator import and_, is_, is_not, itemgetter, not_, or_, sub
 from typing import TYPE_CHECKING, cast
 
 from ._compiled import _BENIGN
 from ._context import ZERO_DIGITS, time_of
 from ._flood import LINE_PATH, NO_LITERAL, SHAPE_CHARS, Firing, Plan, shapes_of
-from ._limits import ERRORLIKE_PER_RANK, FLOOD_BYTES
+from ._limits import ERRORLIKE_PER_RANK, FLOOD_BYTES, MEMO_ENTRIES, SHAPE_IDS_KEPT
 from ._lines import _ANSI, PREFIX_CHARS, RAISE_LINE, year_of
 
 if TYPE_CHECKING:
@@ -44,13 +44,17 @@ class BulkCounting:
 
     # what it uses of _Scan, declared for the type checker
     m: Matcher
-    counts: dict[tuple[str, int | None], int]
+    counts: Counter[tuple[str, int | None]]
     errorlike: dict[int | None, list[ErrorLine]]
     ranks: set[int]
     hosts: set[str]
     full_ranks: dict[str, set[int | None]]
     full_errorlike: set[int | None]
     numbered: tuple[int, int]
+    shape_ids: dict[bytes, int]  # see _shape_ids
+    id_shapes: list[bytes]
+    window_ids: tuple[list[bytes] | None, list[int]]
+    above_hits: dict[tuple, dict[tuple[int, ...], bool]]  # (regex, lines above) -> run of shape ids -> hit
 
     if TYPE_CHECKING:
 
@@ -135,11 +139,13 @@ class BulkCounting:
             who = [plan.errorlike] * (b - a)
             for f, fires in firings:
                 if f.kind == "plain":
-                    for rank, many in Counter(compress(ranks[a:b], fires[a:b])).items():
-                        key = (f.sig.id, hint if rank is None else rank)
-                        self.counts[key] = self.counts.get(key, 0) + many
+                    if plan.rank:  # (signature, rank) of each line that fires, counted in one pass
+                        self.counts.update(zip(repeat(f.sig.id), compress(ranks[a:b], fires[a:b])))
+                    elif many := sum(fires[a:b]):
+                        self.counts[(f.sig.id, hint)] += many
                 who = list(map(or_, who, fires[a:b]))
-            self.ranks.update(r for r in set(compress(ranks[a:b], who)) if r is not None)
+            if plan.rank:
+                self.ranks.update(compress(ranks[a:b], who))
             if plan.host:
                 hosts = {h.decode() for h in map(itemgetter(plan.host), compress(picked[a:b], who))}
                 st.hosts |= hosts
@@ -277,6 +283,23 @@ class BulkCounting:
                 found[k] = now[shapes[k]]
         return cast(list[bool], found)  # every None was filled in just above
 
+    def _shape_ids(self, shapes: list[bytes]) -> list[int]:
+        """Small numbers standing for `shapes` (a window's), the same for the same shape in every window: a run of
+        lines' shapes is then a tuple of ints, quick to hash (see _hits_with_above)."""
+        if self.window_ids[0] is not shapes:
+            known = self.shape_ids
+            new = set(shapes).difference(known)
+            if len(known) + len(new) > SHAPE_IDS_KEPT:  # forget them all, and what was remembered by them
+                known.clear()
+                self.id_shapes.clear()
+                self.above_hits.clear()
+                new = set(shapes)
+            for shape in new:
+                known[shape] = len(self.id_shapes)
+                self.id_shapes.append(shape)
+            self.window_ids = (shapes, list(map(known.__getitem__, shapes)))
+        return self.window_ids[1]
+
     def _hits_with_above(
         self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes], lo: int, line_no: int
     ) -> list[bool]:
@@ -285,9 +308,22 @@ class BulkCounting:
         n, regex = test.before, test.regex
         near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
         found: list[bool | None] = [None] * len(idxs)
-        if regex.blind:  # the joined shapes decide: each distinct one runs once, and is remembered
-            keys = [b"\n".join(shapes[i - n : i + 1]) for i in idxs[near:]]
-            found[near:] = self._hits_by_shape(regex, keys, keys)
+        if regex.blind:  # the joined shapes decide: each distinct run of shapes is tested once, and remembered
+            ids, picked = self._shape_ids(shapes), idxs[near:]
+            keys = list(
+                zip(*(map(ids.__getitem__, map(sub, picked, repeat(n - j))) for j in range(n + 1)), strict=True)
+            )
+            memo = self.above_hits.setdefault((regex, n), {})
+            got = list(map(memo.get, keys))
+            if None in got:
+                if len(memo) > MEMO_ENTRIES:  # forget, and test all of these anew
+                    memo.clear()
+                    got = [None] * len(keys)
+                new = list(dict.fromkeys(compress(keys, map(is_, got, repeat(None)))))
+                joined = [b"\n".join(map(self.id_shapes.__getitem__, key)) for key in new]
+                memo.update(zip(new, self._hits_by_shape(regex, joined, joined), strict=True))
+                got = list(map(memo.__getitem__, keys))
+            found[near:] = got
         else:
             subjects = [b"\n".join(lines[i - n : i + 1]) for i in idxs[near:]]
             found[near:] = regex.hits(subjects)
@@ -295,7 +331,7 @@ class BulkCounting:
             i, ls = idxs[k], lo
             for _ in range(i):  # where line i starts in data (its text may have lost escape codes)
                 ls = st.context.data.index(b"\n", ls) + 1
-            above = st.context.lines_before(line_no + i, ls, n)
+            above = st.context.lines_just_above(ls, n)
             subject = "\n".join(above + [lines[i].decode()]).encode()
             found[k] = self._hit(regex, subject, subject.translate(ZERO_DIGITS))
         return cast(list[bool], found)  # filled: idxs[near:] in one batch, idxs[:near] one by one

@@ -289,6 +289,19 @@ class Surroundings:
             out.append(row.text)
         return out[::-1]
 
+    def lines_just_above(self, ls: int, count: int) -> list[str]:
+        """lines_before(..., ls, count), read directly instead of as rows: for a line whose rows would be covered
+        afresh (TRACEBACK_LOOKBACK lines decoded) only for these few, as bulk counting asks about a window's first."""
+        out: list[str] = []
+        if count and ls > 0 and self.data[ls - 1] != 0x0A:  # a \r-segment's earlier segments, as _above gives them
+            out.append(_decode(self.data[self.data.rfind(b"\n", 0, ls - 1) + 1 : ls - 1]))
+        if len(out) < count:
+            for raw in self._up(ls):
+                out.append(_decode(raw))
+                if len(out) == count:
+                    break
+        return out[::-1]
+
     def saw_time(self, line_no: int, time: float | None) -> None:
         """The scan parsed line `line_no`'s own timestamp (None: it has none)."""
         if time is not None and line_no > self._mark:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 import hyperscan
@@ -169,7 +170,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.m = matcher
         self.progress = progress
         self.events: dict[tuple[str, int | None], list[Event]] = {}
-        self.counts: dict[tuple[str, int | None], int] = {}
+        self.counts: Counter[tuple[str, int | None]] = Counter()  # (signature, rank) -> matches
         self.errorlike: dict[int | None, list[ErrorLine]] = {}
         self.ranks: set[int] = set()
         self.hosts: set[str] = set()
@@ -188,6 +189,10 @@ class _Scan(BulkCounting, RuleKinds):
         self.candidates = 0  # lines that the last _scan_lines gave to _candidate
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
         self.remembered = 0
+        self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
+        self.id_shapes: list[bytes] = []
+        self.window_ids: tuple[list[bytes] | None, list[int]] = (None, [])
+        self.above_hits: dict[tuple, dict[tuple[int, ...], bool]] = {}
 
     # -- reading -------------------------------------------------------------
 

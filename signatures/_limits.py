@@ -13,6 +13,7 @@ HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, host
 TEXT_CHARS = 2000  # evidence text is cut to this length
 MEMO_CHARS = 512  # lines up to this long have their regex results remembered by shape (see _Scan._hit)
 MEMO_ENTRIES = 1 << 14
+SHAPE_IDS_KEPT = 1 << 16  # shapes numbered for the runs of lines bulk counting tests (see BulkCounting._shape_ids)
 WINDOW = 1 << 20  # bytes of a block decided at a time: line by line, or in bulk (see _Scan._bulk)
 FIRST_WINDOW = 64 << 10  # ... while a flood may still add events
 MIN_WINDOW = 16 << 10

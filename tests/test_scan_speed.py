@@ -209,3 +209,34 @@ def test_bulk_counting_skips_raise_lines_as_the_line_path_does(matcher, monkeypa
     monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
     same(bulk, scan(matcher, data))
     assert not any(e.text.lstrip().startswith("[rank3]:     raise") for e in bulk.events)
+
+
+def test_bulk_counting_when_its_memos_are_forgotten(matcher, monkeypatch):
+    """Runs of lines tested with the lines above them are remembered by small numbers standing for their shapes;
+    when there are too many shapes or runs, all of it is forgotten and tested anew, with the same result."""
+    from signatures import _bulk
+
+    monkeypatch.setattr(_bulk, "SHAPE_IDS_KEPT", 40)
+    monkeypatch.setattr(_bulk, "MEMO_ENTRIES", 8)
+    data = flood(30_000, ranks=64)
+    bulk = scan(matcher, data)
+    monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
+    same(bulk, scan(matcher, data))
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5])
+def test_lines_just_above_are_the_lines_before(count):
+    """What bulk counting reads directly above a window's first lines is what the rows would give: escape codes
+    stripped, \r-segments, empty lines, and lines from the previous block's tail."""
+    rng = random.Random(count)
+    pool = ["[rank1]: plain", "\x1b[31m[rank2]: red\x1b[0m", "", "10%\r50%\r[rank0]: done", "café ünï", "x" * 300]
+    data = ("\n".join(rng.choice(pool) for _ in range(400)) + "\n").encode()
+    cut = data.index(b"\n", len(data) // 2) + 1
+    tail, block = data[:cut], data[cut:]
+    starts = [0] + [i + 1 for i in range(len(block) - 1) if block[i] in b"\n\r"]
+    for ls in starts:
+        line_no = tail.count(b"\n") + block.count(b"\n", 0, ls) + 1
+        rows, direct = _context.Surroundings(), _context.Surroundings()
+        rows.new_block(block, len(block), tail)
+        direct.new_block(block, len(block), tail)
+        assert direct.lines_just_above(ls, count) == rows.lines_before(line_no, ls, count)
