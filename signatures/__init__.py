@@ -8,16 +8,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
-from . import _flight
+from . import _baseline, _flight
 from ._attribution import apply_flight_recorder, attribute
 from ._cache import cached_matcher
 from ._cases import CaseResult, case_report, run_cases
+from ._draft import Draft, DraftError, draft_signature
 from ._engine import ERRORLIKE, Matcher
 from ._events import ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._lint import coverage_markdown, lint_library
 from ._models import (
     Attribution,
+    BaselineDiff,
     Collateral,
     Diagnosis,
     Evidence,
@@ -27,6 +29,7 @@ from ._models import (
     JobLog,
     LogLine,
     Mismatch,
+    NewLine,
     RankLines,
     Reason,
     Report,
@@ -51,8 +54,12 @@ __all__ = [
     "Source",
     "collateral_line",
     "default_library",
+    "compare_with_baseline",
     "diagnose",
     "diagnose_sources",
+    "draft_signature",
+    "Draft",
+    "DraftError",
     "load_library",
     "load_signature",
     "open_path",
@@ -68,6 +75,7 @@ __all__ = [
     "run_cases",
     # the report (the JSON contract) as frozen models
     "Attribution",
+    "BaselineDiff",
     "Collateral",
     "Diagnosis",
     "Evidence",
@@ -77,6 +85,7 @@ __all__ = [
     "JobLog",
     "LogLine",
     "Mismatch",
+    "NewLine",
     "RankLines",
     "Reason",
     "Report",
@@ -128,6 +137,22 @@ def diagnose_sources(
     if recorder and findings:
         apply_flight_recorder(findings[0], recorder)
     return build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy, recorder)
+
+
+def compare_with_baseline(report: Report, good: list[str], failed: list[str], budget: Budget | None = None) -> Report:
+    """`report` (of the logs `failed`) with what the failed run printed that the good run `good` never did."""
+    base = _baseline.Baseline(open_sources(good, budget))
+    diff = base.compare(open_sources(failed, budget))
+    return report.model_copy(
+        update={
+            "baseline": BaselineDiff(
+                good=diff.good,
+                good_lines=diff.good_lines,
+                new=[NewLine(**vars(n)) for n in diff.new],
+                new_total=diff.new_total,
+            )
+        }
+    )
 
 
 def diagnose(

@@ -189,6 +189,24 @@ class JobInfo(_Part):
     notes: list[str]
 
 
+class NewLine(_Part):
+    """A line of the failed run whose message (masked) the good run never printed."""
+
+    source: str
+    line: int
+    rank: int | None
+    text: str
+
+
+class BaselineDiff(_Part):
+    """The failed run against a good run of the same program (`denpex diagnose --baseline GOOD`)."""
+
+    good: list[str]  # the good run's sources
+    good_lines: int
+    new: list[NewLine]  # the first new lines: a few per rank, in the order printed
+    new_total: int  # distinct masked messages of the failed run that the good run never printed
+
+
 class Report(_Part):
     """`diagnoses[0]` is the initiating root cause; no diagnosis and no unrecognised line is a healthy log."""
 
@@ -198,6 +216,7 @@ class Report(_Part):
     unrecognised_hint: UnrecognisedHint | None = None
     flight_recorder: FlightRecorder | None = None
     job: JobInfo | None = None
+    baseline: BaselineDiff | None = None
     notes: list[str] | None = None  # the bot's, about the request: kept with the incident, not in `diagnose --json`
 
     @property

@@ -10,6 +10,7 @@ from ._events import Event, ScanResult
 from ._lines import iso
 from ._models import (
     Attribution,
+    BaselineDiff,
     Collateral,
     Diagnosis,
     Evidence,
@@ -212,10 +213,27 @@ def collateral_line(c: Collateral) -> str:
     return f"{who}: {c.title} [{c.signature}], {c.count}x{_when(c.seconds_after)}"
 
 
+def _baseline_lines(diff: BaselineDiff) -> list[str]:
+    good = ", ".join(diff.good)
+    if not diff.new:
+        return [
+            f"= Nothing new against the good run ({good}, {diff.good_lines} lines): every message was printed there too."
+        ]
+    out = [
+        f"± New since the good run ({good}, {diff.good_lines} lines): {diff.new_total} message(s) it never printed; first:"
+    ]
+    for ln in diff.new:
+        label = f"rank {ln.rank}" if ln.rank is not None else "no rank"
+        out.append(f"    [{label}] {ln.source}:{ln.line}: {ln.text[:200]}")
+    return out
+
+
 def render_text(report: Report, width: int = 100) -> str:
     out: list[str] = []
     wrap = lambda s, indent="  ": textwrap.fill(s, width, initial_indent=indent, subsequent_indent=indent)  # noqa: E731
     stats = report.stats
+    if report.baseline is not None and report.outcome != "diagnosed":  # no signature explains it: the diff leads
+        out += _baseline_lines(report.baseline)
     if report.outcome == "unrecognised":
         out.append("? Unrecognised failure: no signature explains these errors.")
         out.append("  First error-like lines per rank:")
@@ -294,6 +312,8 @@ def render_text(report: Report, width: int = 100) -> str:
         if fr.mismatch:
             m = fr.mismatch
             out.append(f"  collective {m.seq} differs on ranks {_ranks(m.odd)}: expected {m.expected}")
+    if report.baseline is not None and report.outcome == "diagnosed":  # after the diagnosis, as more evidence
+        out += ["", *_baseline_lines(report.baseline)]
     skipped = "".join(f"\n  skipped {s}" for s in stats.skipped)
     ranks = _ranks(stats.ranks) if stats.ranks else "none seen"
     out.append(
