@@ -14,6 +14,8 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress
+from typing import cast
 
 from ._draft import _VOLATILE_RE, message_of
 from ._lines import parse_prefix, strip_ansi
@@ -25,6 +27,8 @@ NEW_BLOOM_BYTES = 1 << 20
 PER_RANK = 5  # new lines kept per rank ...
 TOTAL = 40  # ... and in all
 READ_BYTES = 1 << 20
+MEMO_SHAPES = 200_000
+_ZERO = bytes.maketrans(b"0123456789", b"0000000000")
 TEXT_CHARS = 300
 _HOSTLIKE = re.compile(r"\b[A-Za-z][\w-]*?\d+[\w-]*\b")  # gpu-node-07, ip-10-0-0-12, worker3
 _SPACES = re.compile(r"\s+")
@@ -63,17 +67,20 @@ class Bloom:
         return all(self.bits[pos >> 3] & (1 << (pos & 7)) for pos in self._positions(text))
 
 
-def source_lines(source: Source) -> Iterator[str]:
-    """The lines of a source, decoded (undecodable bytes replaced), a megabyte read at a time."""
+def source_chunks(source: Source) -> Iterator[tuple[list[bytes], list[bytes]]]:
+    """A source's lines a megabyte at a time, with their shapes (digits zeroed): (lines, shapes)."""
     carry = source.head
     while True:
         chunk = source.stream.read(READ_BYTES)
-        *whole, carry = (carry + chunk).split(b"\n")
-        for raw in whole:
-            yield raw.decode("utf-8", "replace")
+        data = carry + chunk
+        cut = data.rfind(b"\n") + 1 if chunk else len(data)
+        carry = data[cut:]
+        whole = data[:cut]
+        if whole:
+            if whole.endswith(b"\n"):
+                whole = whole[:-1]
+            yield whole.split(b"\n"), whole.translate(_ZERO).split(b"\n")
         if not chunk:
-            if carry:  # the last line, without its newline
-                yield carry.decode("utf-8", "replace")
             return
 
 
@@ -94,38 +101,62 @@ class BaselineDiff:
 
 
 class Baseline:
-    """A good run, as what it printed: build it once, compare failed runs of the same program with it."""
+    """A good run, as what it printed: build it once, compare failed runs of the same program with it.
+
+    Lines are masked by shape (digits zeroed; masking turns numbers into placeholders anyway): a log repeats a
+    few shapes, so each distinct one is masked once (MEMO_SHAPES at most are remembered at a time)."""
 
     def __init__(self, sources: Iterable[Source], size: int = BLOOM_BYTES):
         self.seen = Bloom(size)
         self.names: list[str] = []
         self.lines = 0
+        done: set[bytes] = set()  # shapes already added
         for source in sources:
             self.names.append(source.name)
-            for line in source_lines(source):
-                self.lines += 1
-                masked = mask(line)
-                if masked:
-                    self.seen.add(masked)
+            for lines, shapes in source_chunks(source):
+                self.lines += len(lines)
+                fresh = set(shapes).difference(done)
+                if len(done) + len(fresh) > MEMO_SHAPES:
+                    done.clear()
+                done |= fresh
+                for shape in fresh:
+                    masked = mask(shape.decode("utf-8", "replace"))
+                    if masked:
+                        self.seen.add(masked)
 
     def compare(self, sources: Iterable[Source], per_rank: int = PER_RANK, total: int = TOTAL) -> BaselineDiff:
         """The failed run's lines that the good run never printed (masked), the first of each rank first."""
         diff = BaselineDiff(self.names, self.lines)
         told = Bloom(NEW_BLOOM_BYTES)  # new messages already counted: the same one on another rank is not news
         kept: dict[int | None, int] = {}
+        news: dict[bytes, str | None] = {}  # shape -> its masked message if the good run never printed it, else None
+        frames: set[bytes] = set()  # shapes of traceback frames: the line below one is its code
         for source in sources:
-            frame = False  # the line above was a traceback frame: this one is its code
-            for number, line in enumerate(source_lines(source), 1):
-                masked = mask(line)
-                code, frame = frame, masked.startswith('File "')
-                if not masked or frame or code or _MARKERS.match(masked) or masked in self.seen or masked in told:
-                    continue  # frames and their code are context: the traceback's header and exception are the news
-                told.add(masked)
-                diff.new_total += 1
-                rank = parse_prefix(strip_ansi(line)[:160]).rank
-                if rank is None:
-                    rank = source.rank_hint
-                if len(diff.new) < total and kept.get(rank, 0) < per_rank:
-                    kept[rank] = kept.get(rank, 0) + 1
-                    diff.new.append(NewLine(source.name, number, rank, strip_ansi(line)[:TEXT_CHARS]))
+            number, above = 0, b""
+            for lines, shapes in source_chunks(source):
+                if len(news) > MEMO_SHAPES:
+                    news.clear()
+                    frames.clear()
+                for shape in set(shapes).difference(news):
+                    masked = mask(shape.decode("utf-8", "replace"))
+                    if masked.startswith('File "'):
+                        frames.add(shape)
+                    new = masked and masked not in self.seen and not _MARKERS.match(masked)
+                    news[shape] = masked if new and shape not in frames else None
+                verdicts = list(map(news.__getitem__, shapes))
+                for i in compress(range(len(shapes)), verdicts):
+                    masked = cast(str, verdicts[i])
+                    if (shapes[i - 1] if i else above) in frames or masked in told:
+                        continue  # a frame's code is context: the traceback's header and exception are the news
+                    told.add(masked)
+                    diff.new_total += 1
+                    if len(diff.new) >= total:
+                        continue
+                    text = strip_ansi(lines[i].decode("utf-8", "replace"))
+                    rank = parse_prefix(text[:160]).rank
+                    rank = source.rank_hint if rank is None else rank
+                    if kept.get(rank, 0) < per_rank:
+                        kept[rank] = kept.get(rank, 0) + 1
+                        diff.new.append(NewLine(source.name, number + i + 1, rank, text[:TEXT_CHARS]))
+                number, above = number + len(shapes), shapes[-1]
         return diff
