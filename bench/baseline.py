@@ -65,7 +65,9 @@ def main() -> int:
         return 0
     OUT.mkdir(exist_ok=True)
     print(f"{os.cpu_count()} CPUs\n")
-    print("| size | good run held (CPU s) | MB/s | failed run compared (CPU s) | MB/s | peak RSS | new messages | first |")
+    print(
+        "| size | good run held (CPU s) | MB/s | failed run compared (CPU s) | MB/s | peak RSS | new messages | first |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---|")
     for size in args.sizes:
         good, failed = OUT / f"baseline_good_{size}MB.log", OUT / f"baseline_failed_{size}MB.log"
