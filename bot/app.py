@@ -4,10 +4,11 @@ listeners (bot/listeners/); cross-cutting concerns as middleware."""
 from __future__ import annotations
 
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-from slack_bolt import App, BoltResponse
+from slack_bolt import App, BoltRequest, BoltResponse
 
 import signatures
 from bot.diagnose import Diagnoser
@@ -23,6 +24,38 @@ from bot.store import Store
 log = logging.getLogger("denpex.bot")
 
 
+def request_kind(body: dict) -> str:
+    """What Slack sent, for the metrics: event, command, action, view, or other."""
+    if body.get("command"):
+        return "command"
+    return {
+        "event_callback": "event",
+        "url_verification": "event",
+        "block_actions": "action",
+        "view_submission": "view",
+        "view_closed": "view",
+    }.get(body.get("type") or "", "other")
+
+
+class DenpexApp(App):
+    """Bolt's App, with the services build_app wires (for the server, the health check and the tests) and
+    the time to each ack in the metrics (Bolt's dispatch returns once the listener acked), in HTTP and
+    Socket Mode alike."""
+
+    responder: Responder
+    followups: FollowUps
+    metrics: Metrics
+    inbox: Inbox
+
+    def dispatch(self, req: BoltRequest) -> BoltResponse:
+        started = time.perf_counter()
+        response = super().dispatch(req)
+        kind = request_kind(req.body if isinstance(req.body, dict) else {})
+        self.metrics.requests.labels(kind, str(response.status)).inc()
+        self.metrics.ack_seconds.labels(kind).observe(time.perf_counter() - started)
+        return response
+
+
 def web_client(settings: Settings, metrics: Metrics | None = None) -> DenpexWebClient:
     """The one WebClient: configurable base URL (GovSlack, Enterprise Grid, tests), retries 429s, masks and counts."""
     return DenpexWebClient(
@@ -32,7 +65,7 @@ def web_client(settings: Settings, metrics: Metrics | None = None) -> DenpexWebC
 
 def build_app(
     settings: Settings, store: Store, http: httpx.Client | None = None, matcher: signatures.Matcher | None = None
-) -> App:
+) -> DenpexApp:
     """The composition root: one metrics registry, one Slack client, one matcher (bundled library + the
     site's extra_dirs), shared by the answers, the follow-ups and the health endpoints."""
     http = http or httpx.Client(timeout=httpx.Timeout(settings.config.bot.download_timeout_seconds, connect=10))
@@ -41,7 +74,7 @@ def build_app(
     matcher = matcher or signatures.cached_matcher([signatures.LIBRARY_DIR, *settings.config.signatures.extra_dirs])
     service = Diagnoser(settings, store, http, matcher, metrics)
     responder = Responder(settings, store, service, metrics, inbox)
-    app = App(
+    app = DenpexApp(
         client=web_client(settings, metrics),
         signing_secret=settings.signing_secret,
         # HTTP mode checks the signature on the raw bytes before Bolt parses anything (bot/server.py);

@@ -272,6 +272,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 channel_timeout=settings.config.bot.channel_timeout_seconds,
             )
         else:
+            assert settings.app_token is not None  # load_settings requires it without --http
             serve_socket_mode(app, store, settings.app_token, args.health_port, on_stop=app.followups.stop)
     finally:
         app.followups.stop()

@@ -29,7 +29,7 @@ from bot.fetch import FetchError, fetch_job, parse_job_ref
 from bot.jobs import job_report
 from bot.metrics import Metrics
 from bot.render import followup_announcement, verdict_detail
-from bot.store import Store
+from bot.store import Incident, Store
 
 log = logging.getLogger("denpex.followups")
 
@@ -87,13 +87,14 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
     sig = library.by_id().get(sig_id) if sig_id else None
     if sig is not None and sig.absence is not None:
         # a hang is only cleared by what it never reached: a save that completed after the fix
-        if rerun.stats.completed.get(sig_id):
+        if rerun.stats.completed.get(sig.id):
             return Verdict(GONE, verdict_detail("save_completed"), rerun)
     else:
-        before = runtime_seconds(original.job.elapsed if original.job else None)
+        elapsed_before = original.job.elapsed if original.job else None
+        before = runtime_seconds(elapsed_before)
         now = runtime_seconds(facts.elapsed)
         if before is not None and now is not None and now > before * 1.1 + 60:
-            return Verdict(GONE, verdict_detail("ran_past", elapsed=facts.elapsed, before=original.job.elapsed), rerun)
+            return Verdict(GONE, verdict_detail("ran_past", elapsed=facts.elapsed, before=elapsed_before), rerun)
     if state in RUNNING:
         return Verdict(NOT_YET, verdict_detail("running", state=state.lower(), facts=facts.line()), rerun)
     other = rerun.top
@@ -131,8 +132,14 @@ class FollowUps:
 
     # -- scheduling ---------------------------------------------------------------
 
-    def schedule(self, incident_id: int, job: str, user: str, note: str) -> tuple[int, float, float, float]:
+    def _incident(self, incident_id: int) -> Incident:
         incident = self.store.incident(incident_id)
+        if incident is None:
+            raise LookupError(f"incident {incident_id} is not in the database")
+        return incident
+
+    def schedule(self, incident_id: int, job: str, user: str, note: str) -> tuple[int, float, float, float]:
+        incident = self._incident(incident_id)
         sig_id = incident.report.top.signature if incident.report.top else None
         sig = self.matcher.library.by_id().get(sig_id) if sig_id else None
         first, interval, window = durations(self.config, sig)
@@ -188,7 +195,9 @@ class FollowUps:
 
     def check(self, fid: int) -> Verdict:
         fu = self.store.followup(fid)
-        incident = self.store.incident(fu["incident_id"])
+        if fu is None:
+            raise LookupError(f"follow-up {fid} is not in the database")
+        incident = self._incident(fu["incident_id"])
         verdict = self._verdict(fu, incident)
         now = time.time()
         final = verdict.verdict in (GONE, BACK, INCONCLUSIVE)
@@ -259,7 +268,8 @@ class FollowUps:
 
     def _already_posted(self, row: dict) -> str | None:
         replies = self.client.conversations_replies(channel=row["channel"], ts=row["thread_ts"], limit=200)
-        for message in replies.get("messages", []):
+        messages: list[dict] = replies.get("messages", [])
+        for message in messages:
             if message.get("bot_id") and message.get("text") == row["text"]:
                 return message["ts"]
         return None

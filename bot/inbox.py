@@ -132,7 +132,7 @@ class Inbox:
             except Exception:
                 log.exception("resuming request %s failed", row["key"])
 
-    def _quietly(self, what: str, key: str, write: Callable[[], None]) -> None:
+    def _quietly(self, what: str, key: str, write: Callable[[], object]) -> None:
         try:
             write()
         except StoreError as exc:  # the answer matters more than its bookkeeping: say so and go on

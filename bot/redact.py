@@ -164,6 +164,13 @@ _UNTIL_SPACE = re.compile(r"[^\s'\"]*")
 _TAIL = re.compile(r"(?:[\w-]|\.(?=[\w-]))*")  # rest of a token a fixed-length pattern stopped inside
 
 
+def _match_end(pattern: re.Pattern[str], line: str, start: int, end: int | None = None) -> int:
+    """Where `pattern`, which matches the empty string too (so always matches), stops when applied at `start`."""
+    m = pattern.match(line, start, len(line) if end is None else end)
+    assert m is not None, pattern.pattern
+    return m.end()
+
+
 def _mixed(s: str) -> bool:
     """Upper case, lower case and a digit: random keys have all three, words and hex don't."""
     return any(c.isupper() for c in s) and any(c.islower() for c in s) and any(c.isdigit() for c in s)
@@ -206,8 +213,8 @@ def _token_spans(line: str) -> Iterator[tuple[int, int]]:
         for m in regex.finditer(line):
             start, end = m.span(group)
             if not group:
-                start = _READABLE_PREFIX.match(line, start, end).end()
-                end = _UNTIL_SPACE.match(line, start, end).end()
+                start = _match_end(_READABLE_PREFIX, line, start, end)
+                end = _match_end(_UNTIL_SPACE, line, start, end)
             yield start, end
     for m in _JWT.finditer(line):
         if JwtTokenDetector.is_formally_valid(m.group()):
@@ -283,7 +290,7 @@ def _redact_line(line: str) -> str:
     for start, end in sorted(spans):
         if start >= end or end <= pos:  # empty, or inside the mask just written
             continue
-        end = _TAIL.match(line, end).end()  # a key longer than its pattern is masked whole
+        end = _match_end(_TAIL, line, end)  # a key longer than its pattern is masked whole
         if start < pos:  # overlaps the mask just written: widen it
             pos = end
             continue

@@ -164,8 +164,9 @@ def _checklist(items: list[str], state: MessageState) -> list[dict]:
 
 def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[dict]]:
     """The answer in the thread: diagnosis, unrecognised failure, or healthy."""
-    if report.outcome == "diagnosed":
-        text, blocks = _diagnosis(report, state)
+    top = report.top
+    if top is not None:  # report.outcome == "diagnosed"
+        text, blocks = _diagnosis(report, top, state)
     elif report.outcome == "unrecognised":
         text, blocks = _unrecognised(report, state)
     else:
@@ -183,8 +184,7 @@ def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[di
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
 
 
-def _diagnosis(report: Report, state: MessageState) -> tuple[str, list[dict]]:
-    d = report.top
+def _diagnosis(report: Report, d: Diagnosis, state: MessageState) -> tuple[str, list[dict]]:
     fs = d.first_seen
     header = f"{d.title} · {d.severity}"
     blocks: list[dict] = [

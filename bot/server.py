@@ -10,9 +10,10 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
-from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt import BoltRequest, BoltResponse
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.context import BoltContext
@@ -21,6 +22,9 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.metrics import CONTENT_TYPE_LATEST
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.app import DenpexApp
 
 log = logging.getLogger("denpex.bot")
 
@@ -48,33 +52,12 @@ def repair_form_body(request: BoltRequest) -> BoltRequest:
     return request
 
 
-def request_kind(body: dict) -> str:
-    """What Slack sent, for the metrics: event, command, action, view, or other."""
-    if body.get("command"):
-        return "command"
-    return {
-        "event_callback": "event",
-        "url_verification": "event",
-        "block_actions": "action",
-        "view_submission": "view",
-        "view_closed": "view",
-    }.get(body.get("type"), "other")
-
-
-def timed_dispatch(app: App, request: BoltRequest) -> BoltResponse:
-    """app.dispatch, with the time to the ack (Bolt returns once the listener acked) in the metrics."""
-    started = time.perf_counter()
-    response = App.dispatch(app, request)
-    kind = request_kind(request.body if isinstance(request.body, dict) else {})
-    app.metrics.requests.labels(kind, str(response.status)).inc()
-    app.metrics.ack_seconds.labels(kind).observe(time.perf_counter() - started)
-    return response
-
-
 class Handler(SlackRequestHandler):
     """Bolt's WSGI handler, plus the form-body repair, a health endpoint and the metrics."""
 
-    def __init__(self, app: App, store: Store, signing_secret: str | None = None):
+    app: DenpexApp
+
+    def __init__(self, app: DenpexApp, store: Store, signing_secret: str | None = None):
         super().__init__(app, path=EVENTS_PATH)
         self.store = store
         self.verifier = _RawSignatureVerifier(signing_secret) if signing_secret else None
@@ -82,8 +65,10 @@ class Handler(SlackRequestHandler):
     def dispatch(self, request: WsgiHttpRequest):
         raw = _raw_body(request.environ)
         headers = request.get_headers()
-        # the signature first, on the raw bytes: nothing an unsigned sender wrote is parsed (or logged)
-        if self.verifier and not self.verifier.is_valid_request(raw, headers):
+        # the signature first, on the raw bytes: nothing an unsigned sender wrote is parsed (or logged);
+        # WSGI's header values are strings (Bolt's type allows lists too)
+        signed = {k: v for k, v in headers.items() if isinstance(v, str)}
+        if self.verifier and not self.verifier.is_valid_request(raw, signed):
             self.app.metrics.requests.labels("other", "401").inc()
             return BoltResponse(status=401, body="invalid request signature")
         try:
@@ -92,7 +77,7 @@ class Handler(SlackRequestHandler):
             log.warning("malformed request body refused: %s", type(exc).__name__)
             self.app.metrics.requests.labels("other", "400").inc()
             return BoltResponse(status=400, body="malformed request body")
-        return timed_dispatch(self.app, repair_form_body(bolt_request))
+        return self.app.dispatch(repair_form_body(bolt_request))
 
     def __call__(self, environ, start_response):
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
@@ -120,13 +105,13 @@ def _raw_body(environ) -> bytes:
     return environ["wsgi.input"].read(length) if length and "wsgi.input" in environ else b""
 
 
-def metrics_response(app: App, start_response):
+def metrics_response(app: DenpexApp, start_response):
     body = app.metrics.render()
     start_response("200 OK", [("Content-Type", CONTENT_TYPE_LATEST), ("Content-Length", str(len(body)))])
     return [body]
 
 
-def health_state(app: App, store: Store) -> dict:
+def health_state(app: DenpexApp, store: Store) -> dict:
     """From state, never by queueing behind a writer: the last database write's outcome and whether the
     follow-up ticker is keeping up (no tick for three intervals means follow-ups and resumed work stall)."""
     problem = store.problem
@@ -141,7 +126,7 @@ def health_state(app: App, store: Store) -> dict:
     return status
 
 
-def health_response(app: App, store: Store, start_response, extra: dict | None = None):
+def health_response(app: DenpexApp, store: Store, start_response, extra: dict | None = None):
     status = {**health_state(app, store), **(extra or {})}
     ok = all(v for k, v in status.items() if isinstance(v, bool))
     status["ok"] = ok
@@ -154,7 +139,7 @@ def health_response(app: App, store: Store, start_response, extra: dict | None =
 
 
 def serve_http(
-    app: App,
+    app: DenpexApp,
     store: Store,
     host: str,
     port: int,
@@ -167,12 +152,15 @@ def serve_http(
     """Serve until SIGTERM/SIGINT, then shut down in a bounded time: `on_stop` first (no new background
     work), stop accepting, let requests already in flight get their answer (Slack retries an event it
     never got a 200 for), then drop idle keep-alive connections, which waitress alone would hold open."""
-    from waitress import create_server
+    from waitress import wasyncore
+    from waitress.server import BaseWSGIServer, create_server
 
     _allow_open_files(connection_limit + 64)
+    channels: dict = {}  # waitress's socket map: the listeners, their trigger and one channel per connection
     # slow or idle clients are dropped after channel_timeout, and many of them cannot crowd Slack out
     server = create_server(
         Handler(app, store, signing_secret),
+        map=channels,
         host=host,
         port=port,
         threads=threads,
@@ -182,20 +170,25 @@ def serve_http(
         channel_timeout=channel_timeout,
         cleanup_interval=max(1, int(channel_timeout // 3)),
     )
+    # one listener per address `host` stands for (`localhost` may be 127.0.0.1 and ::1; waitress then returns
+    # a MultiSocketServer, which has no socket or port of its own)
+    listeners = [ch for ch in channels.values() if isinstance(ch, BaseWSGIServer)]
+    ports = ",".join(sorted({listener.getsockname()[1] for listener in listeners}))
     stopping = threading.Event()
     _stop_on_signals(stopping.set)
-    log.info("denpex listening on http://%s:%s%s (health: %s)", host, server.effective_port, EVENTS_PATH, HEALTH_PATH)
-    print(f"denpex: serving Slack events on http://{host}:{server.effective_port}{EVENTS_PATH}", flush=True)
-    channels = server._map  # waitress's socket map: the listener, its trigger and one channel per connection
+    log.info("denpex listening on http://%s:%s%s (health: %s)", host, ports, EVENTS_PATH, HEALTH_PATH)
+    print(f"denpex: serving Slack events on http://{host}:{ports}{EVENTS_PATH}", flush=True)
     while not stopping.is_set():
-        server.asyncore.loop(timeout=LOOP_SECONDS, map=channels, count=1)
+        wasyncore.loop(timeout=LOOP_SECONDS, map=channels, count=1)
     on_stop()
-    server.del_channel()  # stop accepting; the trigger stays so finishing tasks can still wake the loop
-    server.socket.close()
+    for listener in listeners:  # stop accepting; the trigger stays so finishing tasks can still wake the loop
+        listener.del_channel()
+        if listener.socket is not None:
+            listener.socket.close()
     deadline = time.monotonic() + DRAIN_SECONDS
-    server.asyncore.loop(timeout=0, map=channels, count=1)  # read what already arrived before judging
+    wasyncore.loop(timeout=0, map=channels, count=1)  # read what already arrived before judging
     while _in_flight(channels) and time.monotonic() < deadline:
-        server.asyncore.loop(timeout=0.05, map=channels, count=1)
+        wasyncore.loop(timeout=0.05, map=channels, count=1)
     if _in_flight(channels):
         log.warning("shutting down with %d request(s) unanswered after %ss", _in_flight(channels), DRAIN_SECONDS)
     for channel in list(channels.values()):
@@ -216,11 +209,10 @@ def _in_flight(channels: dict) -> int:
 
 
 def serve_socket_mode(
-    app: App, store: Store, app_token: str, health_port: int | None, on_stop: Callable[[], None] = lambda: None
+    app: DenpexApp, store: Store, app_token: str, health_port: int | None, on_stop: Callable[[], None] = lambda: None
 ) -> None:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-    app.dispatch = lambda request: timed_dispatch(app, request)  # ack times in the metrics, as in HTTP mode
     handler = SocketModeHandler(app, app_token)
     if health_port:
         _health_server(app, store, health_port, lambda: {"socket_connected": handler.client.is_connected()})
@@ -233,8 +225,8 @@ def serve_socket_mode(
     handler.close()
 
 
-def _health_server(app: App, store: Store, port: int, extra) -> None:
-    from waitress import create_server
+def _health_server(app: DenpexApp, store: Store, port: int, extra) -> None:
+    from waitress.server import create_server
 
     def wsgi(environ, start_response):
         if environ.get("PATH_INFO") == HEALTH_PATH:

@@ -60,7 +60,7 @@ def download(
     client: httpx.Client,
     url: str,
     token: str,
-    token_origins: set[str],
+    token_origins: set[tuple[str, str, int]],
     max_bytes: int,
     directory: str | None = None,
     on_bytes=None,
@@ -77,7 +77,9 @@ def download(
     return Downloaded(path, size)
 
 
-def _fetch(client: httpx.Client, url: str, token: str, token_origins: set[str], max_bytes: int, out, on_bytes) -> int:
+def _fetch(
+    client: httpx.Client, url: str, token: str, token_origins: set[tuple[str, str, int]], max_bytes: int, out, on_bytes
+) -> int:
     for _ in range(MAX_REDIRECTS + 1):
         check_url(url, token_origins)
         try:

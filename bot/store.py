@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -82,9 +83,16 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def _insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
+    """Insert `row` into `table` (whose key is an INTEGER PRIMARY KEY) and return the id SQLite gave it."""
+    pk = db.table(table).insert(row).last_pk
+    assert isinstance(pk, int), pk
+    return pk
+
+
 def _v1(db: sqlite_utils.Database) -> None:
-    db["seen"].create({"key": str, "at": str}, pk="key")
-    db["incidents"].create(
+    db.table("seen").create({"key": str, "at": str}, pk="key")
+    db.table("incidents").create(
         {
             "id": int,
             "channel": str,
@@ -104,14 +112,14 @@ def _v1(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"channel", "status", "opened_at"},
     )
-    db["incidents"].create_index(["channel", "message_ts"], unique=True)
-    db["incidents"].create_index(["fingerprint"])
-    db["actions"].create(
+    db.table("incidents").create_index(["channel", "message_ts"], unique=True)
+    db.table("incidents").create_index(["fingerprint"])
+    db.table("actions").create(
         {"id": int, "incident_id": int, "user_id": str, "action": str, "value": str, "at": str},
         pk="id",
         foreign_keys=[("incident_id", "incidents", "id")],
     )
-    db["checklist"].create(
+    db.table("checklist").create(
         {"incident_id": int, "item": int, "checked": int, "user_id": str, "at": str},
         pk=("incident_id", "item"),
         foreign_keys=[("incident_id", "incidents", "id")],
@@ -120,14 +128,14 @@ def _v1(db: sqlite_utils.Database) -> None:
 
 def _v2(db: sqlite_utils.Database) -> None:
     """Follow-ups: the job an incident came from, a history of diagnoses, and scheduled re-checks."""
-    db["incidents"].add_column("job", str)
-    db["incidents"].add_column("resolved_at", str)
-    db["diagnoses"].create(
+    db.table("incidents").add_column("job", str)
+    db.table("incidents").add_column("resolved_at", str)
+    db.table("diagnoses").create(
         {"id": int, "incident_id": int, "kind": str, "job": str, "verdict": str, "report": str, "at": str},
         pk="id",
         foreign_keys=[("incident_id", "incidents", "id")],
     )
-    db["followups"].create(
+    db.table("followups").create(
         {
             "id": int,
             "incident_id": int,
@@ -149,12 +157,12 @@ def _v2(db: sqlite_utils.Database) -> None:
         pk="id",
         foreign_keys=[("incident_id", "incidents", "id")],
     )
-    db["followups"].create_index(["status", "next_at"])
+    db.table("followups").create_index(["status", "next_at"])
 
 
 def _v3(db: sqlite_utils.Database) -> None:
     """Durable work: every request from acceptance to answer, and an outbox for announcements."""
-    db["requests"].create(
+    db.table("requests").create(
         {
             "key": str,
             "kind": str,
@@ -170,8 +178,8 @@ def _v3(db: sqlite_utils.Database) -> None:
         },
         pk="key",
     )
-    db["requests"].create_index(["state", "lease_until"])
-    db["outbox"].create(
+    db.table("requests").create_index(["state", "lease_until"])
+    db.table("outbox").create(
         {
             "id": int,
             "incident_id": int,
@@ -189,8 +197,8 @@ def _v3(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["outbox"].create_index(["state", "lease_until"])
-    db["seen"].add_column("owner", str)
+    db.table("outbox").create_index(["state", "lease_until"])
+    db.table("seen").add_column("owner", str)
 
 
 MIGRATIONS = [_v1, _v2, _v3]  # index i migrates version i to i + 1
@@ -240,7 +248,7 @@ class Store:
     def _migrate(self) -> None:
         with self._transaction("migrate"):
             if "meta" not in self.db.table_names():
-                self.db["meta"].create({"key": str, "value": str}, pk="key")
+                self.db.table("meta").create({"key": str, "value": str}, pk="key")
             version = self.schema_version
             if version > len(MIGRATIONS):
                 raise RuntimeError(
@@ -249,7 +257,7 @@ class Store:
                 )
             for step in MIGRATIONS[version:]:
                 step(self.db)
-            self.db["meta"].upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
+            self.db.table("meta").upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
 
     @property
     def problem(self) -> str | None:
@@ -350,7 +358,7 @@ class Store:
 
     def request(self, key: str) -> dict | None:
         with self._read_lock:
-            rows = list(self.reader["requests"].rows_where("key = ?", [key]))
+            rows = list(self.reader.table("requests").rows_where("key = ?", [key]))
         return rows[0] if rows else None
 
     def answering(self, key: str, channel: str, ts: str) -> None:
@@ -409,27 +417,25 @@ class Store:
             return [
                 dict(row, body=json.loads(row["body"]))
                 for key in keys
-                for row in self.db["requests"].rows_where("key = ?", [key])
+                for row in self.db.table("requests").rows_where("key = ?", [key])
             ]
 
     # -- the outbox: announcements committed with their outcome, posted until Slack confirms -----
 
     def outbox_add(self, incident_id: int, channel: str, thread_ts: str | None, text: str) -> int:
         """Call inside a transaction that records the outcome being announced."""
-        return (
-            self.db["outbox"]
-            .insert(
-                {
-                    "incident_id": incident_id,
-                    "channel": channel,
-                    "thread_ts": thread_ts,
-                    "text": text,
-                    "state": "pending",
-                    "attempts": 0,
-                    "created_at": now(),
-                }
-            )
-            .last_pk
+        return _insert(
+            self.db,
+            "outbox",
+            {
+                "incident_id": incident_id,
+                "channel": channel,
+                "thread_ts": thread_ts,
+                "text": text,
+                "state": "pending",
+                "attempts": 0,
+                "created_at": now(),
+            },
         )
 
     def claim_outbox(self, owner: str, lease_s: float, only: int | None = None) -> list[dict]:
@@ -487,8 +493,8 @@ class Store:
             "job": job,
         }
         with self._transaction("open_incident"):
-            incident_id = self.db["incidents"].insert(row).last_pk
-            self.db["diagnoses"].insert(
+            incident_id = _insert(self.db, "incidents", row)
+            self.db.table("diagnoses").insert(
                 {
                     "incident_id": incident_id,
                     "kind": "initial",
@@ -526,28 +532,26 @@ class Store:
         self, incident_id: int, job: str, user: str, note: str, first_at: float, interval_s: float, window_end: float
     ) -> int:
         with self._transaction("schedule_followup"):
-            fid = (
-                self.db["followups"]
-                .insert(
-                    {
-                        "incident_id": incident_id,
-                        "job": job,
-                        "requested_by": user,
-                        "note": note,
-                        "status": "scheduled",
-                        "verdict": None,
-                        "detail": None,
-                        "next_at": first_at,
-                        "interval_s": interval_s,
-                        "window_end": window_end,
-                        "checks": 0,
-                        "lease_owner": None,
-                        "lease_until": None,
-                        "created_at": now(),
-                        "updated_at": now(),
-                    }
-                )
-                .last_pk
+            fid = _insert(
+                self.db,
+                "followups",
+                {
+                    "incident_id": incident_id,
+                    "job": job,
+                    "requested_by": user,
+                    "note": note,
+                    "status": "scheduled",
+                    "verdict": None,
+                    "detail": None,
+                    "next_at": first_at,
+                    "interval_s": interval_s,
+                    "window_end": window_end,
+                    "checks": 0,
+                    "lease_owner": None,
+                    "lease_until": None,
+                    "created_at": now(),
+                    "updated_at": now(),
+                },
             )
             self.db.execute(
                 "UPDATE incidents SET status = 'fix_applied', updated_at = ? WHERE id = ?", [now(), incident_id]
@@ -584,7 +588,7 @@ class Store:
 
     def followup(self, followup_id: int) -> dict | None:
         with self._read_lock:
-            rows = list(self.reader["followups"].rows_where("id = ?", [followup_id]))
+            rows = list(self.reader.table("followups").rows_where("id = ?", [followup_id]))
         return rows[0] if rows else None
 
     def record_check(
@@ -614,7 +618,7 @@ class Store:
                 ["done" if done else "scheduled", verdict, detail, next_at, now(), followup_id],
             )
             if report is not None:
-                self.db["diagnoses"].insert(
+                self.db.table("diagnoses").insert(
                     {
                         "incident_id": fu[0],
                         "kind": "followup",
@@ -637,11 +641,11 @@ class Store:
 
     def followups_of(self, incident_id: int) -> list[dict]:
         with self._read_lock:
-            return list(self.reader["followups"].rows_where("incident_id = ?", [incident_id], order_by="id"))
+            return list(self.reader.table("followups").rows_where("incident_id = ?", [incident_id], order_by="id"))
 
     def incident(self, incident_id: int) -> Incident | None:
         with self._read_lock:
-            rows = list(self.reader["incidents"].rows_where("id = ?", [incident_id]))
+            rows = list(self.reader.table("incidents").rows_where("id = ?", [incident_id]))
         if not rows:
             return None
         r = rows[0]
@@ -661,7 +665,7 @@ class Store:
         self, incident_id: int, user_id: str, action: str, value: str = "", status: str | None = None
     ) -> None:
         with self._transaction("record_action"):
-            self.db["actions"].insert(
+            self.db.table("actions").insert(
                 {"incident_id": incident_id, "user_id": user_id, "action": action, "value": value, "at": now()}
             )
             if status:
@@ -671,12 +675,12 @@ class Store:
 
     def actions(self, incident_id: int) -> list[dict]:
         with self._read_lock:
-            return list(self.reader["actions"].rows_where("incident_id = ?", [incident_id], order_by="id"))
+            return list(self.reader.table("actions").rows_where("incident_id = ?", [incident_id], order_by="id"))
 
     def set_checklist(self, incident_id: int, checked_items: set[int], item_count: int, user_id: str) -> None:
         with self._transaction("set_checklist"):
             for item in range(item_count):
-                self.db["checklist"].upsert(
+                self.db.table("checklist").upsert(
                     {
                         "incident_id": incident_id,
                         "item": item,
@@ -690,5 +694,6 @@ class Store:
     def checklist(self, incident_id: int) -> set[int]:
         with self._read_lock:
             return {
-                r["item"] for r in self.reader["checklist"].rows_where("incident_id = ? AND checked = 1", [incident_id])
+                r["item"]
+                for r in self.reader.table("checklist").rows_where("incident_id = ? AND checked = 1", [incident_id])
             }

@@ -11,6 +11,7 @@ complete, tqdm bars rewritten with carriage returns.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 PG_NOT_DESTROYED = (
     "[W1130 13:10:11.000000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
@@ -254,7 +255,7 @@ def apex_warmup(rng: random.Random, ranks: int = 4, steps: int = 3000) -> str:
     return "\n".join(out) + "\n"
 
 
-GENERATORS = {
+GENERATORS: dict[str, Callable[[random.Random], str]] = {
     "deepspeed_fp16.log": deepspeed_fp16,
     "hf_trainer.log": hf_trainer,
     "megatron_srun.log": megatron_srun,

@@ -249,3 +249,59 @@ def test_a_lost_lease_writes_nothing_and_says_so(tmp_path):
     assert store.followup(fid)["status"] == "scheduled"
     assert store.record_check(fid, "b", "gone", "ok", None, None) is True
     assert store.followup(fid)["status"] == "done" and store.incident(iid).status == "resolved"
+
+
+SERVE_ON_TWO_ADDRESSES = """
+import os, signal, socket, sys, threading, urllib.request
+
+real = socket.getaddrinfo
+
+
+def two(host, port, *args, **kwargs):  # a name that stands for two addresses, as localhost for 127.0.0.1 and ::1
+    if host == "twohost":
+        return real("127.0.0.1", port, *args, **kwargs) + real("127.0.0.2", port, *args, **kwargs)
+    return real(host, port, *args, **kwargs)
+
+
+socket.getaddrinfo = two
+from bot.server import serve_http
+
+
+class Store:
+    problem = None
+
+
+def ask_then_stop(port):
+    for host in ("127.0.0.1", "127.0.0.2"):
+        print(host, urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=10).status, flush=True)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+port = int(sys.argv[1])
+threading.Timer(0.5, ask_then_stop, [port]).start()
+serve_http(object(), Store(), "twohost", port, on_stop=lambda: print("stopping", flush=True))
+print("stopped", flush=True)
+"""
+
+
+def test_http_mode_serves_a_host_that_stands_for_several_addresses():
+    """waitress gives such a host one listener per address (and no socket or port of its own): each answers, and
+    SIGTERM still stops them all."""
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run(
+        [sys.executable, "-c", SERVE_ON_TWO_ADDRESSES, str(port)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"denpex: serving Slack events on http://twohost:{port}/slack/events",
+        "127.0.0.1 200",
+        "127.0.0.2 200",
+        "stopping",
+        "stopped",
+    ]

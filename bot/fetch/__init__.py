@@ -96,15 +96,15 @@ def fetch_job(ref: JobRef, config: Config, *, runner=None, http=None) -> FetchRe
     """Fetch the job's logs and facts. `runner` (commands) and `http` (an httpx.Client) are injectable."""
     cluster = config.clusters[ref.cluster]
     budget = Budget(cluster.max_bytes, cluster.timeout_seconds)
-    if ref.kind == "slurm":
+    if cluster.kind == "slurm":
         from bot.fetch.slurm import fetch_slurm
 
         return fetch_slurm(ref, cluster, budget, runner=runner, http=http)
-    if ref.kind == "paths":
+    if cluster.kind == "paths":
         from bot.fetch.paths import fetch_paths
 
         return fetch_paths(ref, cluster, budget)
-    if ref.kind == "kubernetes":
+    if cluster.kind == "kubernetes":
         from bot.fetch.kubernetes import fetch_kubernetes
 
         return fetch_kubernetes(ref, cluster, budget, http=http)

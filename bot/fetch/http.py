@@ -67,7 +67,9 @@ def error_detail(resp: httpx.Response) -> str:
         for key in ("message", "detail", "msg"):
             if data.get(key):
                 return str(data[key])[:DETAIL_CHARS]
-        errors = data.get("errors") if isinstance(data.get("errors"), list) else []
+        errors = data.get("errors")
+        if not isinstance(errors, list):
+            errors = []
         said = [e.get("error") or e.get("description") if isinstance(e, dict) else e for e in errors]
         return "; ".join(str(m) for m in said if m)[:DETAIL_CHARS]
     lines = resp.text.strip().splitlines()

@@ -39,7 +39,7 @@ def fetch_paths(ref: JobRef, cluster: PathsCluster, budget: Budget) -> FetchResu
             f"the logs of job {ref.job_id} exist but are not readable by denpex: {', '.join(map(str, found[:3]))}"
         )
     workdir = new_workdir()
-    logs = []
+    logs: list[FetchedLog] = []
     try:
         common = os.path.commonpath([str(p.parent) for p in readable])
         for path, share in zip(

@@ -33,7 +33,7 @@ from bot.fetch.http import JsonApi, bearer, error_detail
 
 TERMINAL = {"STOPPED", "SUCCEEDED", "FAILED"}
 STATUS_LOG = "ray-job-message.log"
-ADVICE = {
+ADVICE: dict[int | str, str] = {
     401: "the bot's token is expired or wrong",
     403: "the bot's token is not allowed to read jobs",
     "timeout": "the head node is slow or overloaded.",

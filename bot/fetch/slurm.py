@@ -160,8 +160,8 @@ def _sacct(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner) -> l
     names = SACCT_FIELDS.split(",")
     rows = []
     for line in done.stdout.strip().splitlines():
-        # -P separates fields with "|" and does not escape it: a "|" in a job name or work dir shifts the
-        # columns after it (zip then drops the extras).
+        # -P separates fields with "|" and does not escape one inside a field: a "|" in a job name or work
+        # dir shifts the columns after it (a known gap, not fixed here; extra fields are dropped)
         row = dict(zip(names, line.split("|"), strict=False))
         task = row["JobID"].split("_", 1)
         rows.append(
@@ -264,8 +264,8 @@ def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[
         pattern = expand_pattern(raw, job)
         if not os.path.isabs(pattern):
             pattern = os.path.join(workdir, pattern)
-        for path in sorted(glob.glob(pattern)) or [pattern]:
-            found.append((os.path.basename(path), Path(path)))
+        for hit in sorted(glob.glob(pattern)) or [pattern]:
+            found.append((os.path.basename(hit), Path(hit)))
     fields = {
         "job_id": ref.job_id.split("_")[0],
         "array_job_id": job.get("ArrayJobId") or job.get("JobId", ""),
@@ -281,9 +281,10 @@ def _log_paths(job: dict[str, str], cluster: SlurmCluster, ref: JobRef) -> list[
             raise NotConfigured(
                 f"log template {template!r} uses an unknown field; available: {', '.join(fields)}"
             ) from None
-        for path in sorted(glob.glob(pattern)):
-            found.append((os.path.relpath(path, workdir) if workdir and path.startswith(workdir) else path, Path(path)))
-    unique, seen = [], set()
+        for hit in sorted(glob.glob(pattern)):
+            found.append((os.path.relpath(hit, workdir) if workdir and hit.startswith(workdir) else hit, Path(hit)))
+    unique: list[tuple[str, Path]] = []
+    seen: set[str] = set()
     for name, path in found:
         key = os.path.realpath(path)
         if key not in seen:
@@ -305,12 +306,12 @@ def fetch_slurm(
     ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None, http=None
 ) -> FetchResult:
     run = runner or run_command
+    jobs: list[dict[str, str]]
     if cluster.restd_url or cluster.restd_socket:
         jobs = _restd(ref, cluster, budget, http)
     else:
-        jobs = _scontrol(ref, cluster, budget, run)
-        if jobs is None:
-            jobs = _sacct(ref, cluster, budget, run) or []
+        known = _scontrol(ref, cluster, budget, run)
+        jobs = known if known is not None else _sacct(ref, cluster, budget, run) or []
     strangers = [j.get("JobId", "?") for j in jobs if not _is_job(j, ref.job_id)]
     if strangers:  # `scontrol show job 0` lists every job: never diagnose other people's jobs as this one
         raise InvalidJobId(
@@ -357,7 +358,7 @@ def fetch_slurm(
         )
     workdir = new_workdir()
     sizes = [path.stat().st_size for _, path in existing]
-    logs = []
+    logs: list[FetchedLog] = []
     try:
         for (name, path), share in zip(existing, fair_shares(sizes, budget.remaining), strict=True):
             budget.check_time(str(path))

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 
 from bot import render
-from bot.diagnose import Diagnoser, JobAsked, NotAllowed, Refused, read_diagnose_command
+from bot.diagnose import Diagnoser, JobAsked, NotAllowed, Paste, Refused, read_diagnose_command
 from bot.fetch import FetchError
 from bot.inbox import Inbox
 from bot.responder import Responder, Target, group_members
@@ -35,7 +35,7 @@ def register(app, store: Store, inbox: Inbox, responder: Responder, service: Dia
         ack()
         if ref is not None:
             responder.diagnose_job(client, target, ref)
-        else:
+        elif isinstance(asked, Paste):
             responder.diagnose_text(client, target, asked.text, asked.notes)
         return True
 

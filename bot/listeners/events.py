@@ -44,11 +44,11 @@ def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object,
             return handed
         if kind == "file_shared":
             file_id = event.get("file_id") or (event.get("file") or {}).get("id")
-            if not file_id:
-                log.warning("file_shared event without a file id: ignored")
+            channel = event.get("channel_id")
+            if not file_id or not channel:
+                log.warning("file_shared event without a file id or a channel id: ignored")
                 return False
             info = client.files_info(file=file_id)["file"]
-            channel = event.get("channel_id")
             shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
             share = (shares.get(channel) or [{}])[0]
             return answer_file(
@@ -85,7 +85,7 @@ def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object,
         try:  # routing reads Slack (files.info, the thread's parent): off Bolt's few listener threads
             responder.intake.submit(Task(f"event {key}", work, key=key))
         except ShuttingDown:
-            inbox.handed_over([key])  # accepted, not started: the next process answers it
+            inbox.handed_over([key] if key else [])  # accepted, not started: the next process answers it
 
     for event in EVENTS:
         app.event(event)(on_event)

@@ -12,6 +12,7 @@ of plain values, so a watch survives a restart.
 from __future__ import annotations
 
 from statistics import median
+from typing import Any
 
 from signatures import Diagnosis, Evidence, Matcher, diagnose_sources, source_from_bytes
 
@@ -111,6 +112,8 @@ class SaveWatch:
 
     def _close(self, now: float) -> None:
         episode, self.episode = self.episode, None
+        if episode is None:
+            return
         finished = episode["last_done"] if episode["last_done"] is not None and not episode["pending"] else now
         if episode["after"] is not None:
             self.durations = (self.durations + [round(finished - episode["after"], 3)])[-HISTORY_SAVES:]
@@ -253,6 +256,8 @@ class ProgressWatch:
         return alerts
 
     def _stall(self, now: float) -> Alert | None:
+        if self.last_progress is None:  # no step yet (check() asks only once there is one)
+            return None
         since = now - self.last_progress
         if self.stall_alerted or since < self.stall_after:
             return None
@@ -309,7 +314,7 @@ class ProgressWatch:
         if not crossed:
             return None
         ratio, key, recent, earlier = max(crossed)
-        ranks = sorted(_rank(k) for _, k, _, _ in crossed if k != "-")
+        ranks = sorted(int(k) for _, k, _, _ in crossed if k != "-")
         where = f" on {ranks_text(ranks)}" if ranks else ""
         message = (
             f"step time rose to {span(recent)} per step{where} (median of the last {self.window} steps), "
@@ -333,7 +338,7 @@ class ProgressWatch:
     def _medians(self, key: str) -> tuple[float, float] | None:
         """(median over the last `window` steps, median over the steps before), weighted by steps."""
         recent: list[list[float]] = []
-        weight = 0
+        weight = 0.0
         samples = self.samples[key]
         while weight < self.window and len(recent) < len(samples):
             recent.append(samples[-1 - len(recent)])
@@ -394,7 +399,7 @@ class FailureWatch:
         where = {c.path: (c.context_first_line - 1, c.generation) for c in batch}
         alerts = []
         for d in report.diagnoses:
-            facts = {
+            facts: dict[str, Any] = {
                 "signature": d.signature,
                 "class": d.class_,
                 "title": d.title,
@@ -404,12 +409,12 @@ class FailureWatch:
                 "values": d.values,
             }
             if d.role != "root":
-                first = d.first_seen
+                seen = d.first_seen
                 self.failure = self.failure or {
                     **facts,
-                    "file": first.source,
+                    "file": seen.source,
                     "rank": d.initiating_rank,
-                    "line": where.get(first.source, (0, 0))[0] + first.line,
+                    "line": where.get(seen.source, (0, 0))[0] + seen.line,
                     "poll": poll,
                 }
                 continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import re2
 
@@ -125,11 +126,11 @@ class Recognisers:
     """The patterns a watch needs, compiled once per library."""
 
     def __init__(self, library: Library):
-        saves = [s for s in library.signatures if s.absence is not None and "checkpoint" in s.tags]
-        absences = [s for s in library.signatures if s.absence is not None]
-        self.progress = union([p.regex for s in absences for p in s.absence.progress])
-        self.saving = [_SavePattern.of(p, s, done=False) for s in saves for p in s.absence.start]
-        self.saving += [_SavePattern.of(p, s, done=True) for s in saves for p in s.absence.complete]
+        absences = [(s, s.absence) for s in library.signatures if s.absence is not None]
+        saves = [(s, a) for s, a in absences if "checkpoint" in s.tags]
+        self.progress = union([p.regex for _, a in absences for p in a.progress])
+        self.saving = [_SavePattern.of(p, s, done=False) for s, a in saves for p in a.start]
+        self.saving += [_SavePattern.of(p, s, done=True) for s, a in saves for p in a.complete]
         self.saving += [_SavePattern(compile_bytes(rx, True), (lit,), True, (), False) for rx, lit in EXTRA_SAVE_STARTS]
         self.save_literals = union([escape(lit) for p in self.saving for lit in p.literals], caseless=True)
         self.completion = union(COMPLETION_MARKERS)
@@ -217,7 +218,7 @@ class Recognisers:
 
 @dataclass(frozen=True)
 class _SavePattern:
-    regex: object
+    regex: Any  # an re2 pattern (google-re2 ships no types)
     literals: tuple[str, ...]  # one must be in the line for the regex to apply, as in the library
     caseless: bool
     excludes: tuple = ()

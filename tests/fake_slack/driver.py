@@ -417,7 +417,7 @@ class SlackDriver:
         container = {"type": "message", "message_ts": message_ts, "channel_id": channel, "is_ephemeral": False}
         if message.get("thread_ts") and message.get("thread_ts") != message_ts:
             container["thread_ts"] = message["thread_ts"]
-        payload = {
+        payload: dict[str, Any] = {
             "type": "block_actions",
             "user": self._user(user_id),
             "api_app_id": self.api_app_id,
@@ -605,7 +605,7 @@ def _resolve_options(element: dict, chosen: list) -> list:
 
 
 def _state_values(blocks: list, values: dict, strict: bool) -> dict:
-    elements: dict[tuple[str, str], dict] = {}
+    elements: dict[tuple[str | None, str | None], dict] = {}
     for b in blocks:
         if isinstance(b, dict):
             for e in _elements_of(b):

@@ -206,8 +206,10 @@ class _FileRec:
 def _types_for(name: str, mimetype: str | None = None) -> tuple[str, str, str]:
     lower = name.lower()
     ext = os.path.splitext(lower)[1]
-    filetype, pretty, guessed = _FILETYPES.get(ext, (None, None, None))
-    if filetype is None:
+    known = _FILETYPES.get(ext)
+    if known is not None:
+        filetype, pretty, guessed = known
+    else:
         mt, _enc = mimetypes.guess_type(lower)
         guessed = mt or "application/octet-stream"
         filetype, pretty = ("text", "Plain Text") if guessed.startswith("text/") else ("binary", "Binary")
@@ -397,7 +399,13 @@ class FakeSlack:
         """Put a message from ``user`` into ``channel`` (a reply when ``thread_ts`` is given)."""
         with self._cond:
             self._require_channel(channel)
-            msg = {"user": user, "type": "message", "ts": self._take_ts(ts), "text": text, "team": self.team_id}
+            msg: dict[str, Any] = {
+                "user": user,
+                "type": "message",
+                "ts": self._take_ts(ts),
+                "text": text,
+                "team": self.team_id,
+            }
             if blocks is not None:
                 msg["blocks"] = self._with_block_ids(blocks)
             msg.update(extra)
@@ -1079,7 +1087,7 @@ class FakeSlack:
         thread_ts = self._thread_arg(args, channel)
         text, blocks, attachments = self._content(args)
         ts = self._take_ts()
-        msg = {
+        msg: dict[str, Any] = {
             "type": "message",
             "subtype": "bot_message",
             "text": text or "",
@@ -1195,7 +1203,7 @@ class FakeSlack:
             for n, v in (("filename", filename), ("length", raw_length))
             if not v
         ]
-        if missing:
+        if missing or not filename or not raw_length:
             raise _invalid_arguments(*missing)
         try:
             length = int(raw_length)
@@ -1632,12 +1640,13 @@ class _Handler(BaseHTTPRequestHandler):
         ctype = self.headers.get("Content-Type", "")
         final_path = raw_path
         if ctype.split(";")[0].strip().lower() == "multipart/form-data":
-            final_path = _extract_multipart_file(ctype, raw_path, tmpdir)
+            extracted = _extract_multipart_file(ctype, raw_path, tmpdir)
             os.unlink(raw_path)
-            if final_path is None:
+            if extracted is None:
                 fake._record(Call("upload", {"token": token}, headers, time.time(), 400, None, self.path))
                 self._send(400, b"invalid multipart body", "text/plain")
                 return
+            final_path = extracted
         size = os.stat(final_path).st_size
         with fake._cond:
             if rec.path and rec.path.startswith(tmpdir):
@@ -1682,7 +1691,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", rec.mimetype)
         self.send_header("Content-Length", str(rec.size))
-        disposition = "attachment" if m.group(3) else "inline"
+        disposition = "attachment" if m and m.group(3) else "inline"
         self.send_header(
             "Content-Disposition",
             f"{disposition}; filename=\"{rec.name}\"; filename*=UTF-8''{urllib.parse.quote(rec.name)}",
@@ -1737,6 +1746,8 @@ def _parse_multipart_fields(ctype: str, body: bytes) -> dict:
         if not name:
             continue
         payload = part.get_payload(decode=True) or b""
+        if not isinstance(payload, bytes):  # decode=True gives bytes (or None, made b"" above); typeshed allows more
+            continue
         out[name] = payload if part.get_filename() else payload.decode("utf-8", "replace")
     return out
 

@@ -96,7 +96,7 @@ def job_facts(ns: str, name: str, pods: list[dict], owner: dict | None) -> tuple
     if not facts.reason:
         pod_reasons = [(p.get("status") or {}).get("reason") for p in pods]
         facts.reason = next((r for r in pod_reasons if r), None) or reason
-    facts.nodes = sorted({(p.get("spec") or {}).get("nodeName") for p in pods} - {None, ""})
+    facts.nodes = sorted({node for p in pods if (node := (p.get("spec") or {}).get("nodeName"))})
     starts = [parse_time((p.get("status") or {}).get("startTime")) for p in pods]
     owner_status = (owner or {}).get("status") or {}
     start = parse_time(owner_status.get("startTime")) or min((s for s in starts if s), default=None)

@@ -86,16 +86,16 @@ def fetch_logs(api: JsonApi, ns: str, targets: list[LogTarget], workdir: Path, n
     with ThreadPoolExecutor(max_workers=min(WORKERS, len(targets))) as pool:
         list(pool.map(lambda t: _probe(api, ns, t), targets))
         _raise_fatal(targets)
-        live = [t for t in targets if t.probe is not None]
+        live = [(t, t.probe) for t in targets if t.probe is not None]
         big = 1 << 62
-        shares = fair_shares([len(t.probe) if t.complete else big for t in live], budget.remaining)
+        shares = fair_shares([len(probe) if t.complete else big for t, probe in live], budget.remaining)
         jobs = []
-        for i, (t, share) in enumerate(zip(live, shares, strict=True)):
+        for i, ((t, probe), share) in enumerate(zip(live, shares, strict=True)):
             dest = workdir / f"{i:04d}-{_SAFE.sub('_', t.name.removesuffix('.log'))}.log"
             if share <= 0:
                 t.note = f"skipped log {t.name}: the {budget.max_bytes} byte budget is used up"
             elif t.complete:
-                kept, original = write_tail_of_stream([t.probe], dest, share)
+                kept, original = write_tail_of_stream([probe], dest, share)
                 t.log = FetchedLog(t.name, dest, kept, original, kept < original)
             else:
                 jobs.append((t, share, dest))

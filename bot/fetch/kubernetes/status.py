@@ -95,7 +95,7 @@ def status_lines(ns: str, name: str, pods: list[dict], events: list[dict], ranks
             if t is None:  # else when its containers stopped
                 t = max(
                     (
-                        term.get("finishedAt")
+                        term["finishedAt"]
                         for _, cs, _ in containers(p)
                         for term in [terminated(cs, "state")]
                         if term and term.get("finishedAt")
@@ -147,7 +147,8 @@ def status_lines(ns: str, name: str, pods: list[dict], events: list[dict], ranks
                     break
     for e in events:
         obj = e.get("involvedObject") or {}
-        rank = ranks.get(obj.get("name")) if obj.get("kind") == "Pod" else None
+        involved = obj.get("name")
+        rank = ranks.get(involved) if obj.get("kind") == "Pod" and involved else None
         tag = f"[rank{rank}]" if rank is not None else "-"
         count = e.get("count") or ((e.get("series") or {}).get("count"))
         target = f"{(obj.get('kind') or '?').lower()}/{obj.get('name') or '?'}"
