@@ -20,6 +20,7 @@ Which failure (in order):
 Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
 - `explicit_root`: the initiating event names its rank (high).
 - `collective_odd_one_out`: a mismatch report names the rank that differs (high).
+- `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
@@ -35,6 +36,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
   the others (low).
+- `first_sign`: every rank failed the same way, but one rank alone showed the same class of trouble first
+  (a count rule's first match below its threshold, like one non-finite loss) (medium).
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
   others waited for it (medium).
@@ -118,6 +121,13 @@ def _before(a: Event, b: Event) -> bool:
     return a.eff_time is not None and b.eff_time is not None and a.eff_time <= b.eff_time
 
 
+def _not_after(a: Event, b: Event) -> bool:
+    """a is not shown to have happened after b: before it in one source, or not later by the clock, or untimed."""
+    if a.source_index == b.source_index:
+        return a.line < b.line
+    return a.eff_time is None or b.eff_time is None or a.eff_time <= b.eff_time
+
+
 def _same_rank(a: Event, b: Event) -> bool:
     return a.rank is None or b.rank is None or a.rank == b.rank
 
@@ -170,9 +180,10 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
     had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died."""
     if "teardown" not in sig.tags or e.values.get("reason"):
         return False
-    return any(_before(x, e) for x in others if x is not e) or any(
-        failed_on_its_own(w) and _before(w, e) for w in launcher
-    )
+    # A step (not the job) cancelled is srun tearing down its tasks: a failure whose order against it the logs
+    # cannot tell (per-task files without timestamps) came first unless shown to come after.
+    first = _not_after if e.values.get("step") else _before
+    return any(first(x, e) for x in others if x is not e) or any(failed_on_its_own(w) and first(w, e) for w in launcher)
 
 
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
@@ -204,7 +215,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
     promoted = False
-    if not roots and fatal and not any(sigs[c.sig_id].blame == "peer" for c in collateral):
+    if not roots and fatal:
         # a rank the launcher saw killed by a signal; the others' timeouts follow from it
         roots, promoted = fatal[:1], False
     elif not roots and collateral:
@@ -261,7 +272,7 @@ def _finding(
     ranks = sorted({e.rank for e in same_sig if e.rank is not None})
     count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
     count = max(count, len(same_sig))  # a refined signature's lines are counted under the one it refines
-    attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs)
+    attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors)
     return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher, attribution)
 
 
@@ -278,6 +289,7 @@ def _attribute_rank(
     ranks: list[int],
     launcher: list[Event],
     sigs: dict[str, Signature],
+    precursors: dict[tuple[str, int | None], Event],
 ) -> Attribution:
     def because(rank, rule, confidence, *reasons: Reason) -> Attribution:
         return Attribution(rank, rule, confidence, list(reasons))
@@ -307,6 +319,19 @@ def _attribute_rank(
         odd = _odd_one_out(same_sig, view)
         if odd is not None:
             return because(odd[0], "collective_odd_one_out", "high", odd[1])
+        reporters = {e.rank for e in same_sig}
+        if len(reporters) == 1 and event.rank is not None:  # one rank alone found the mismatch and failed on it
+            return because(
+                event.rank,
+                "mismatch_reporter",
+                "low",
+                Reason(
+                    f"only rank {event.rank} reported the mismatch (and failed on it); the report does not say which "
+                    "rank's collective differs",
+                    event.source,
+                    event.line,
+                ),
+            )
         return because(
             None,
             "job_wide",
@@ -347,12 +372,22 @@ def _attribute_rank(
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher)
     if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
-        return because(
-            None,
-            "all_alike",
-            "medium",
-            Reason(f"all {len(ranks)} ranks failed the same way ({_rank_list(ranks)})", event.source, event.line),
-        )
+        alike = Reason(f"all {len(ranks)} ranks failed the same way ({_rank_list(ranks)})", event.source, event.line)
+        sign = _first_sign(precursors, sig, event, sigs, view, ranks)
+        if sign is not None:
+            return because(
+                sign.rank,
+                "first_sign",
+                "medium",
+                Reason(
+                    f"rank {sign.rank} alone showed it first: {sign.text[:120]} (line {sign.line}), before every rank "
+                    "failed the same way",
+                    sign.source,
+                    sign.line,
+                ),
+                alike,
+            )
+        return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
         if found is not None:
@@ -429,6 +464,38 @@ def _attribute_rank(
     return because(
         None, "unknown", "low", first, Reason("the line names no rank and nothing else tells which", None, None)
     )
+
+
+def _first_sign(
+    precursors: dict[tuple[str, int | None], Event],
+    sig: Signature,
+    event: Event,
+    sigs: dict[str, Signature],
+    view: JobView,
+    ranks: list[int],
+) -> Event | None:
+    """When every rank failed the same way: the one rank whose earlier lines of the same class (a count rule's
+    first match that never reached its threshold, like one non-finite loss) came before the failure, while the
+    other ranks logged their own training progress without it (when only one rank logs, its sign is the job's)."""
+    if any(view.ranks.get(r) is None or view.ranks[r].progress is None for r in ranks):
+        return None
+    signs = [
+        e
+        for (sid, rank), e in precursors.items()
+        if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id and _sign_before(e, event)
+    ]
+    showing = {e.rank for e in signs}
+    return min(signs, key=lambda e: (e.eff_time or 0.0, e.line)) if len(showing) == 1 else None
+
+
+def _sign_before(sign: Event, event: Event, slack: float = 5.0) -> bool:
+    """`sign` is not shown to come after `event`. An event without a timestamp of its own (a traceback) happened
+    at or after the last stamp above it: a sign up to `slack` seconds later may still have come first."""
+    if sign.source_index == event.source_index:
+        return sign.line < event.line
+    if sign.eff_time is None or event.eff_time is None:
+        return True
+    return sign.eff_time <= event.eff_time + (0.0 if event.time is not None else slack)
 
 
 def _rank_list(ranks) -> str:

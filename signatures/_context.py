@@ -32,7 +32,10 @@ _TRACEBACK = "Traceback (most recent call last)"
 # logger.warning(..., exc_info=True) introduces a traceback it caught (C++ "W1203 ..." lines are not it), or
 # any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s")
 _LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
-_HANDLED_RECORD = re.compile(r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)")
+_HANDLED_RECORD = re.compile(
+    r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"
+    r"|\b(?:[Ss]kipping|[Ii]gnoring|[Cc]ontinuing|[Ff]alling back)\b"  # an error logged, then the work goes on
+)
 
 
 def introduces(above: str, header: str) -> bool:

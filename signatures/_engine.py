@@ -189,6 +189,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.candidates = 0  # lines that the last _scan_lines gave to _candidate
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
         self.remembered = 0
+        self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
         self.id_shapes: list[bytes] = []
         self.window_ids: tuple[list[bytes] | None, list[int]] = (None, [])
@@ -687,4 +688,5 @@ class _Scan(BulkCounting, RuleKinds):
             self.completed,
             self.rank_progress,
             self.world_size,
+            self.precursors,
         )

@@ -49,3 +49,6 @@ class ScanResult:
     # per (source index, rank): the last training progress seen (line, step, time), from the sampled loss lines
     progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = field(default_factory=dict)
     world_size: int | None = None  # as the job printed it (world_size=, WORLD_SIZE, NCCL's nranks)
+    # per (count signature, rank): its first match, kept whether or not the count reached its threshold: a rank's
+    # first sign of a failure that other ranks then show too (one non-finite loss before every rank's NaN error)
+    precursors: dict[tuple[str, int | None], Event] = field(default_factory=dict)

@@ -9,6 +9,7 @@ FIRST_KEPT = 1  # ... (a 256-rank flood keeps every rank's first line, not 16 re
 SIG_EVENTS_MAX = 4096  # and past this many, only counted
 ERRORLIKE_PER_RANK = 5
 ERRORLIKE_RANKS = 64
+PRECURSORS_KEPT = 4096  # first matches of count rules kept per (signature, rank) (see ScanResult.precursors)
 HEAD_SAMPLE_LINES = 400  # lines at the start of a source parsed for ranks, hosts, times
 TEXT_CHARS = 2000  # evidence text is cut to this length
 MEMO_CHARS = 512  # lines up to this long have their regex results remembered by shape (see _Scan._hit)

@@ -10,7 +10,7 @@ import hyperscan
 
 from . import _trend
 from ._events import Event
-from ._limits import TEXT_CHARS
+from ._limits import PRECURSORS_KEPT, TEXT_CHARS
 from ._lines import parse_prefix, strip_ansi
 from ._schema import Count, Signature
 
@@ -32,6 +32,7 @@ class RuleKinds:
     m: Matcher
     events: dict[tuple[str, int | None], list[Event]]
     completed: dict[str, int]
+    precursors: dict[tuple[str, int | None], Event]
     rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
 
     if TYPE_CHECKING:
@@ -41,7 +42,10 @@ class RuleKinds:
     def _count(
         self, st: _SourceState, sig: Signature, rule: Count, rank: int | None, text: str, event: Callable[[], Event]
     ) -> None:
-        """A count rule (sig's): the event is built when the threshold is reached; later matches update its count."""
+        """A count rule (sig's): the event is built when the threshold is reached; later matches update its count.
+        The first match of each rank is kept aside too (see ScanResult.precursors)."""
+        if (sig.id, rank) not in self.precursors and len(self.precursors) < PRECURSORS_KEPT:
+            self.precursors[(sig.id, rank)] = event()
         if rule.distinct:
             seen = st.count_texts.setdefault(sig.id, set())
             body = _LINE_PREFIX.sub("", text[:TEXT_CHARS], count=1)  # the same message at another time is a repeat

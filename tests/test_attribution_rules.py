@@ -293,3 +293,51 @@ def test_a_warning_on_another_stream_does_not_excuse_a_ranks_traceback(matcher):
         "operation to complete\n"
     )
     assert run(matcher, ("console.log", log)).top is not None
+
+
+R6 = CORPUS / "blind_r6" / "runs"
+
+
+def _diagnose_run(matcher, name: str, *inputs: str) -> Report:
+    from signatures import diagnose
+
+    return diagnose([str(R6 / name / i) for i in inputs], matcher=matcher)
+
+
+def test_a_step_cancel_after_a_task_failed_is_teardown_even_without_timestamps(matcher):
+    """srun --kill-on-bad-exit: "task 2: Exited with exit code 1", then "*** STEP 6.0 ... CANCELLED"; the task's
+    own file has no timestamps, so only the kind of cancel (a step, not the job) says which came first."""
+    report = _diagnose_run(matcher, "008_srun_kill_on_bad_exit_shape", ".")
+    assert (report.top.class_, report.top.initiating_rank) == ("shape_mismatch", 2)
+    assert "preemption_sigterm" not in [d.class_ for d in report.diagnoses]
+
+
+def test_one_ranks_first_sign_names_it_when_every_rank_then_fails_alike(matcher):
+    """Every rank raises the same non-finite grad-norm error; only rank 1 logged loss=inf first."""
+    report = _diagnose_run(matcher, "011_nan_grad_norm", "logs", "slurm-9.out")
+    a = attribution(report)
+    assert (report.top.class_, a.rank, a.rule) == ("nan_inf_loss", 1, "first_sign")
+    assert "loss=inf" in a.reasons[0].text and a.reasons[0].source.endswith("rank1.log")
+
+
+def test_a_mismatch_only_one_rank_reported_names_that_rank(matcher):
+    report = _diagnose_run(matcher, "005_allreduce_shape_mismatch", "srun.log")
+    a = attribution(report)
+    assert (report.top.signature, a.rank, a.rule, a.confidence) == (
+        "gloo.received_size_mismatch",
+        1,
+        "mismatch_reporter",
+        "low",
+    )
+
+
+def test_a_rank_killed_by_a_signal_beats_its_peers_lost_connections(matcher):
+    """Console only: torchrun saw rank 2 end with SIGKILL; ranks 1 and 3 report "Connection closed by peer"."""
+    report = _diagnose_run(matcher, "002_oom_killed_console_only", "console.log")
+    assert (report.top.class_, report.top.initiating_rank) == ("host_oom_killed", 2)
+
+
+def test_an_error_logged_with_skipping_is_handled(matcher):
+    """ERROR "failed to decode caption of sample 8812, skipping it" and its traceback, then training goes on."""
+    report = _diagnose_run(matcher, "017_healthy_retries", "console.log", "torchrun_logs")
+    assert report.outcome == "healthy", [d.signature for d in report.diagnoses]
