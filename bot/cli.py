@@ -118,6 +118,17 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         named = ", ".join("stdin" if p == "-" else p for p in args.paths)
         print(f"denpex: {named}: empty, nothing to diagnose", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.baseline:
+        if "-" in args.paths:
+            print("denpex: --baseline compares files: stdin is read once, by the diagnosis", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        try:
+            report = signatures.compare_with_baseline(
+                report, args.baseline, args.paths, budget=load_config().inputs.budget()
+            )
+        except InputError as exc:
+            print(f"denpex: --baseline: {exc}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     _print_report(report, args.json)
     return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
 
@@ -222,6 +233,31 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return EXIT_FAILED_CHECKS if problems else EXIT_OK
 
 
+def cmd_draft(args: argparse.Namespace) -> int:
+    lib = _library(args)
+    try:
+        draft = signatures.draft_signature(args.line, args.cls, source=args.source or "the command line", library=lib)
+    except signatures.DraftError as exc:
+        print(f"denpex: cannot draft a signature: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.out:
+        out = Path(args.out)
+        path = out / draft.filename if out.is_dir() else out
+        path.write_text(draft.toml, encoding="utf-8")
+        print(f"wrote {path}", file=sys.stderr)
+    else:
+        sys.stdout.write(draft.toml)
+    for problem in draft.checks:
+        print(f"denpex: the draft fails a check: {problem}", file=sys.stderr)
+    if not draft.checks:
+        print(
+            f"the draft passes `denpex signatures test` and `lint`; to use it, save it as {draft.filename} in a "
+            "directory listed in [signatures] extra_dirs, then write its prose",
+            file=sys.stderr,
+        )
+    return EXIT_FAILED_CHECKS if draft.checks else EXIT_OK
+
+
 def cmd_coverage(args: argparse.Namespace) -> int:
     sys.stdout.write(signatures.coverage_markdown(_library(args)))
     return EXIT_OK
@@ -306,6 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(2 is always bad input), as git diff --exit-code does",
     )
     d.add_argument("--library", action="append", help="signature directory instead of the bundled one (repeatable)")
+    d.add_argument(
+        "--baseline",
+        action="append",
+        metavar="GOOD",
+        help="a log of a good run of the same program: add the failed run's lines it never printed (repeatable)",
+    )
     d.set_defaults(func=cmd_diagnose)
 
     sv = sub.add_parser("serve", help="run the Slack bot (Socket Mode; --http for the Events API over HTTP)")
@@ -336,6 +378,12 @@ def build_parser() -> argparse.ArgumentParser:
     te.set_defaults(func=cmd_test)
     li = ssub.add_parser("lint", help="check the library against the policy (beyond the schema)")
     li.set_defaults(func=cmd_lint)
+    dr = ssub.add_parser("draft", help="draft a signature from one error line the library does not explain")
+    dr.add_argument("--line", required=True, help="the error line, as the log printed it (prefixes and all)")
+    dr.add_argument("--class", dest="cls", help="its failure class (default python_exception_other); see taxonomy")
+    dr.add_argument("--source", help="where the line comes from, for the draft's notes")
+    dr.add_argument("-o", "--out", help="write the TOML to this file or directory instead of stdout")
+    dr.set_defaults(func=cmd_draft)
     co = ssub.add_parser("coverage", help="print the class -> signatures table (docs/coverage.md)")
     co.set_defaults(func=cmd_coverage)
     add_watch_cli(sub)

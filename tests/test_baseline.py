@@ -2,9 +2,10 @@
 tests/corpus/pairs/gen/gen.sh: torchrun, 2 ranks, gloo; the failed run's rank 1 reads a corrupt record."""
 
 import gzip
+import json
 import random
 
-from conftest import CORPUS
+from conftest import CORPUS, run_denpex
 
 from signatures import compare_with_baseline, diagnose, open_sources, render_text
 from signatures._baseline import BLOOM_BYTES, Baseline, Bloom, mask
@@ -88,3 +89,17 @@ def test_a_bloom_filter_never_forgets():
     assert all(s in bloom for s in seen)
     false = sum(1 for i in range(2000) if f"other {i}" in bloom)
     assert false < 400  # 32k bits, 2000 entries, 4 hashes: about 1.5% expected
+
+
+def test_the_cli_takes_a_baseline(tmp_path):
+    good, bad = str(PAIRS / "good.log"), str(PAIRS / "bad.log")
+    run = run_denpex("diagnose", "--json", "--baseline", good, bad)
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["baseline"]["good"] == [good] and data["baseline"]["new"][1]["rank"] == 1
+    text = run_denpex("diagnose", "--baseline", good, bad).stdout.decode()
+    assert "New since the good run" in text
+    missing = run_denpex("diagnose", "--baseline", str(tmp_path / "nope.log"), bad)
+    assert missing.returncode == 2 and b"--baseline" in missing.stderr and b"nope.log" in missing.stderr
+    piped = run_denpex("diagnose", "--baseline", good, "-", stdin=(PAIRS / "bad.log").read_bytes())
+    assert piped.returncode == 2 and b"stdin" in piped.stderr

@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import run_denpex
 from healthy_corpus import healthy_logs
 
 from signatures import LIBRARY_DIR, default_library
@@ -139,3 +140,19 @@ def test_a_saved_draft_passes_python_m_signatures_test_and_lint(tmp_path):
             text=True,
         )
         assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_cli_drafts_a_signature_that_the_cli_then_accepts(tmp_path):
+    line = REAL_LINES["015"]
+    run = run_denpex("signatures", "draft", "--line", line, "--class", "port_in_use", "-o", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    (path,) = tmp_path.glob("*.toml")
+    assert tomllib.loads(path.read_text())["class"] == "port_in_use"
+    assert b"passes" in run.stderr
+    for command in ("test", "lint"):
+        check = run_denpex("signatures", "--library", str(LIBRARY_DIR), "--library", str(tmp_path), command)
+        assert check.returncode == 0, check.stdout + check.stderr
+    bad = run_denpex("signatures", "draft", "--line", "12 34 0x5f")
+    assert bad.returncode == 2 and b"no stable text" in bad.stderr
+    wrong = run_denpex("signatures", "draft", "--line", line, "--class", "nope")
+    assert wrong.returncode == 2 and b"unknown class" in wrong.stderr
