@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from ._events import ErrorLine
 
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+# anchors in a regex's source: ^ (not a class's negation), $, \A, \z (conservatively: also escaped, or in a class)
+_ANCHOR = re.compile(r"(?<!\[)\^|\$|\\[AzZ]")
 _ANSI_BYTES = re.compile(_ANSI.pattern.encode())
 
 
@@ -32,6 +34,7 @@ class _Window:
 
     end: int  # where they end
     rest: int  # the lines from `end` to here go line by line
+    raw: bytes  # the lines of [lo, end) as one text, escape codes removed
     lines: list[bytes]  # their texts
     shapes: list[bytes]
     plans: list[Plan]
@@ -54,6 +57,7 @@ class BulkCounting:
     shape_ids: dict[bytes, int]  # see _shape_ids
     id_shapes: list[bytes]
     window_ids: tuple[list[bytes] | None, list[int]]
+    window_hits: tuple[bytes | None, dict[_Lazy, bool]]  # see _anywhere
     above_hits: dict[tuple, dict[tuple[int, ...], bool]]  # (regex, lines above) -> run of shape ids -> hit
 
     if TYPE_CHECKING:
@@ -94,7 +98,7 @@ class BulkCounting:
                     special.update(islice((i for i, r in zip(idxs, eff, strict=True) if r == rank), room))
             firings = []
             for f in plan.firings:
-                fires = self._fires(st, f, idxs, picked, w.lines, w.shapes, lo, line_no)
+                fires = self._fires(st, f, idxs, picked, w, lo, line_no)
                 full = self.full_ranks.setdefault(f.sig.id, set()) if f.kind == "plain" else set()
                 for rank in set(compress(eff, fires)) - full:  # a quota only ever shrinks: a full rank stays full
                     if f.kind == "plain":
@@ -204,7 +208,7 @@ class BulkCounting:
                 for plan, idxs in groups.items()
                 if (kept := [i for i in idxs if not (b"raise" in lines[i] and RAISE_LINE.match(lines[i]))])
             }
-        return _Window(end, rest, lines, shapes, plans, groups, at)
+        return _Window(end, rest, raw, lines, shapes, plans, groups, at)
 
     def _last_lines(
         self,
@@ -246,12 +250,12 @@ class BulkCounting:
         f: Firing,
         idxs: list[int],
         picked: list[bytes],
-        lines: list[bytes],
-        shapes: list[bytes],
+        w: _Window,
         lo: int,
         line_no: int,
     ) -> list[bool]:
         """Which of the lines `picked` (lines[i] for i in idxs) fire the signature of Firing `f`."""
+        shapes = w.shapes
         if f.always:
             fires = [True] * len(picked)
         else:
@@ -260,7 +264,7 @@ class BulkCounting:
                 if not test.before:
                     found = self._hits_by_shape(test.regex, picked, list(map(shapes.__getitem__, idxs)))
                 else:
-                    found = self._hits_with_above(st, test, idxs, lines, shapes, lo, line_no)
+                    found = self._hits_with_above(st, test, idxs, w, lo, line_no)
                 fires = list(map(or_, fires, found))
         for veto in f.vetoes:
             vetoed = self._hits_by_shape(veto.regex, picked, list(map(shapes.__getitem__, idxs)))
@@ -283,6 +287,18 @@ class BulkCounting:
                 found[k] = now[shapes[k]]
         return cast(list[bool], found)  # every None was filled in just above
 
+    def _anywhere(self, regex: _Lazy, raw: bytes) -> bool:
+        """Whether `regex` may match a piece of `raw` that starts and ends at line boundaries: False only when it
+        has no ^ or $ (which match at a piece's ends, not inside the whole) and matches nowhere in `raw`."""
+        if _ANCHOR.search(regex.source):
+            return True
+        if self.window_hits[0] is not raw:
+            self.window_hits = (raw, {})
+        known = self.window_hits[1]
+        if regex not in known:
+            known[regex] = regex.hit(raw)
+        return known[regex]
+
     def _shape_ids(self, shapes: list[bytes]) -> list[int]:
         """Small numbers standing for `shapes` (a window's), the same for the same shape in every window: a run of
         lines' shapes is then a tuple of ints, quick to hash (see _hits_with_above)."""
@@ -301,14 +317,19 @@ class BulkCounting:
         return self.window_ids[1]
 
     def _hits_with_above(
-        self, st: _SourceState, test, idxs: list[int], lines: list[bytes], shapes: list[bytes], lo: int, line_no: int
+        self, st: _SourceState, test, idxs: list[int], w: _Window, lo: int, line_no: int
     ) -> list[bool]:
         """test.regex on each line lines[i] (i in idxs) joined to the test.before lines above it, as _candidate
-        joins them: looked up by the joined shapes when the regex is digit-blind, the rest run in one batch."""
+        joins them: looked up by the joined shapes when the regex is digit-blind, the rest run in one batch.
+        A line joined to the lines above it is a piece of the window's text between newlines: a regex without
+        anchors that matches nowhere in the window matches none of them (one RE2 search instead of a test each)."""
         n, regex = test.before, test.regex
+        lines, shapes = w.lines, w.shapes
         near = bisect_left(idxs, n)  # idxs[:near] have lines above from before the window
         found: list[bool | None] = [None] * len(idxs)
-        if regex.blind:  # the joined shapes decide: each distinct run of shapes is tested once, and remembered
+        if not self._anywhere(regex, w.raw):
+            found[near:] = [False] * (len(idxs) - near)
+        elif regex.blind:  # the joined shapes decide: each distinct run of shapes is tested once, and remembered
             ids, picked = self._shape_ids(shapes), idxs[near:]
             keys = list(
                 zip(*(map(ids.__getitem__, map(sub, picked, repeat(n - j))) for j in range(n + 1)), strict=True)
