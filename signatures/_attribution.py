@@ -166,13 +166,18 @@ def _is_fallback(sig: Signature) -> bool:
 
 
 def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool:
-    """An error line after which its rank (every rank of its source, for a line naming none) kept training:
-    the exception was caught and logged, the process went on."""
+    """An error line after which its rank (every rank of its source, for a line naming none) kept training, or
+    said it finished training: the exception was caught and logged, the process went on."""
     index = scan.sources.index(source) if source in scan.sources else -1
-    ranks = [rank] if rank is not None else list({r for (src, r) in scan.progress if src == index})
+    after = {
+        key: max(scan.progress[key][0] - 1 if key in scan.progress else 0, scan.finished.get(key, 0))
+        for key in {*scan.progress, *scan.finished}
+        if key[0] == index
+    }  # per (source, rank): the last line showing it went on
+    ranks = [rank] if rank is not None else [r for (_, r) in after]
     if not ranks:
         return False
-    return all((index, r) in scan.progress and scan.progress[(index, r)][0] > line + 1 for r in ranks)
+    return all(after.get((index, r), 0) > line for r in ranks)
 
 
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:
@@ -192,11 +197,16 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     scan = dataclasses.replace(scan, events=spawned_ranks(global_ranks(refine(scan.events, sigs))))
     events = _drop_fallbacks(scan.events, sigs)
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
+    # and a knock-on or a launcher's record that every rank concerned went past (a restart that then finished)
     events = [
         e
         for e in events
         if not e.handled
-        and not (_is_fallback(sigs[e.sig_id]) and not e.in_thread and survived(scan, e.source, e.line, e.rank))
+        and not (
+            (_is_fallback(sigs[e.sig_id]) or sigs[e.sig_id].role in ("collateral", "wrapper"))
+            and not e.in_thread
+            and survived(scan, e.source, e.line, e.rank)
+        )
     ]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
@@ -484,8 +494,26 @@ def _first_sign(
         for (sid, rank), e in precursors.items()
         if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id and _sign_before(e, event)
     ]
-    showing = {e.rank for e in signs}
-    return min(signs, key=lambda e: (e.eff_time or 0.0, e.line)) if len(showing) == 1 else None
+    firsts: dict[int | None, Event] = {}
+    for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
+        firsts.setdefault(e.rank, e)
+    if not firsts:
+        return None
+    if len(firsts) == 1:
+        return next(iter(firsts.values()))
+    # several ranks showed it: the one that showed it clearly before every other (the order of their lines)
+    for first in firsts.values():
+        if all(_plainly_before(first, other) for other in firsts.values() if other is not first):
+            return first
+    return None
+
+
+def _plainly_before(a: Event, b: Event) -> bool:
+    """a came before b as the logs show it: earlier in one source (a line's \r-segments in order), else stamped
+    earlier."""
+    if a.source_index == b.source_index:
+        return (a.line, a.seq) < (b.line, b.seq)
+    return a.time is not None and b.time is not None and a.time < b.time
 
 
 def _sign_before(sign: Event, event: Event, slack: float = 5.0) -> bool:

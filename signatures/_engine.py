@@ -90,6 +90,15 @@ _NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
 _EXCEPTION_LINE = re.compile(r"(?:^|[\s:\]])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 # Lines that look like an error even when no signature explains them.
+# a line saying training finished: "training complete", "Training finished", "finished 60 steps", torchrun's
+# "worker group successfully finished", a JSON record {"event": "finished"}, Lightning's "`Trainer.fit` stopped"
+_DONE_BYTES = re.compile(
+    rb"(?i)\b(?:training|train|fit)\s+(?:is\s+)?(?:complete|completed|finished|done)\b"
+    rb"|\bfinished\s+(?:training|\d+\s+(?:steps|epochs|iterations|iters))\b"
+    rb"|worker group successfully finished|\"event\":\s*\"(?:finished|training_complete|done)\""
+    rb"|`Trainer\.fit` stopped"
+)
+
 ERRORLIKE = [
     ("Traceback (most recent call last)", r"Traceback \(most recent call last\)"),
     ("Error", r"(?:^|[\s:\]>])[A-Za-z_][\w.]*Error(?::\s|:?\s*$)"),
@@ -190,6 +199,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
+        self.finished: dict[tuple[int, int | None], int] = {}  # see _sample_end
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
         self.id_shapes: list[bytes] = []
         self.window_ids: tuple[list[bytes] | None, list[int]] = (None, [])
@@ -227,7 +237,25 @@ class _Scan(BulkCounting, RuleKinds):
         if last_byte != 0x0A:
             line_base += 1  # the last line had no newline
         self.lines += line_base - 1
+        self._sample_end(st, tail, line_base - 1)
         self._finish_source(st)
+
+    def _sample_end(self, st: _SourceState, tail: bytes, last_line: int) -> None:
+        """The lines at the end of a source (its last TAIL bytes) that say training finished, per rank: a rank
+        that printed one after an error line went past it (see _attribution.survived)."""
+        if not _DONE_BYTES.search(tail):
+            return
+        lines = tail.split(b"\n")
+        if tail.endswith(b"\n"):
+            lines.pop()
+        number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
+        for raw in lines:
+            if _DONE_BYTES.search(raw):
+                text = strip_ansi(raw.decode("utf-8", "replace"))
+                rank = parse_prefix(text[:PREFIX_CHARS], st.year).rank
+                rank = st.source.rank_hint if rank is None else rank
+                self.finished[(st.index, rank)] = max(number, self.finished.get((st.index, rank), 0))
+            number += 1
 
     def _count_bytes(self, n: int) -> None:
         self.bytes += n
@@ -690,4 +718,5 @@ class _Scan(BulkCounting, RuleKinds):
             self.rank_progress,
             self.world_size,
             self.precursors,
+            self.finished,
         )

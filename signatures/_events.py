@@ -52,3 +52,5 @@ class ScanResult:
     # per (count signature, rank): its first match, kept whether or not the count reached its threshold: a rank's
     # first sign of a failure that other ranks then show too (one non-finite loss before every rank's NaN error)
     precursors: dict[tuple[str, int | None], Event] = field(default_factory=dict)
+    # per (source index, rank): the last line near the source's end saying training finished
+    finished: dict[tuple[int, int | None], int] = field(default_factory=dict)

@@ -26,6 +26,10 @@ _RANK_PATTERNS = [
     ),
     # Python logging / structured fields: "rank=3", "RANK: 3", "rank 3]"
     re.compile(r"(?<![\w-])(?:global_)?rank[=:\s]\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
+    # a logger's or progress bar's name: "rank1: 38%|###", "- rank0 - INFO", "[rank2 | step 5]"
+    re.compile(r"(?<![\w-])rank(?P<rank>\d{1,6})(?=[:\s|\]-])"),
+    # "[r2] ..." at the start of a line (after an srun label)
+    re.compile(r"^(?:\s{0,3}\d{1,6}: )?\[r(?P<rank>\d{1,4})\] "),
 ]
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")

@@ -33,6 +33,7 @@ class RuleKinds:
     events: dict[tuple[str, int | None], list[Event]]
     completed: dict[str, int]
     precursors: dict[tuple[str, int | None], Event]
+    seq: int
     rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
 
     if TYPE_CHECKING:
@@ -45,7 +46,9 @@ class RuleKinds:
         """A count rule (sig's): the event is built when the threshold is reached; later matches update its count.
         The first match of each rank is kept aside too (see ScanResult.precursors)."""
         if (sig.id, rank) not in self.precursors and len(self.precursors) < PRECURSORS_KEPT:
-            self.precursors[(sig.id, rank)] = event()
+            first = self.precursors[(sig.id, rank)] = event()
+            self.seq += 1  # in the order of discovery, as kept events are (a line's \r-segments in order)
+            first.seq = self.seq
         if rule.distinct:
             seen = st.count_texts.setdefault(sig.id, set())
             body = _LINE_PREFIX.sub("", text[:TEXT_CHARS], count=1)  # the same message at another time is a repeat

@@ -185,8 +185,8 @@ class Signature(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Signature:
-        if not self.patterns and self.absence is None:
-            raise ValueError("a signature needs `patterns` or an `absence` rule")
+        if not self.patterns and self.absence is None and self.refines is None:
+            raise ValueError("a signature needs `patterns`, an `absence` rule, or `refines` (another's events)")
         if self.absence is not None and self.patterns:
             raise ValueError("an absence signature is defined by its `absence` rule alone; remove `patterns`")
         if self.count is not None and not self.patterns:

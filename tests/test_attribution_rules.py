@@ -341,3 +341,73 @@ def test_an_error_logged_with_skipping_is_handled(matcher):
     """ERROR "failed to decode caption of sample 8812, skipping it" and its traceback, then training goes on."""
     report = _diagnose_run(matcher, "017_healthy_retries", "console.log", "torchrun_logs")
     assert report.outcome == "healthy", [d.signature for d in report.diagnoses]
+
+
+R7 = CORPUS / "blind_r7" / "runs"
+
+
+def _diagnose_r7(matcher, name: str, *inputs: str) -> Report:
+    from signatures import diagnose
+
+    return diagnose([str(R7 / name / i) for i in inputs], matcher=matcher)
+
+
+@pytest.mark.parametrize(
+    "run,inputs",
+    [
+        ("018_healthy_retries", ["srun_robust.log"]),  # an ERROR record, then "training complete" on every rank
+        ("020_healthy_callbacks", ["torchrun.out", "logs"]),  # JSON lines: "lvl": "error", then "event": "finished"
+        ("019_healthy_restart", ["stdout_stderr.log"]),  # attempt 0 fails, torchrun restarts, all ranks finish
+    ],
+)
+def test_errors_every_rank_went_past_to_the_end_are_not_the_jobs_failure(matcher, run, inputs):
+    report = _diagnose_r7(matcher, run, *inputs)
+    assert report.outcome == "healthy", ([d.signature for d in report.diagnoses], report.unrecognised)
+
+
+def test_a_job_that_did_not_go_past_its_errors_still_failed(matcher):
+    """The same log up to torchrun's restart (as a log of a job without --max-restarts ends): rank 1's error,
+    the peers' lost connections and the launcher's record stand."""
+    text = (R7 / "019_healthy_restart" / "stdout_stderr.log").read_text()
+    cut = text[: text.index("restart #1")]
+    report = run(matcher, ("console.log", cut[: cut.rindex("\n") + 1]))
+    assert report.outcome == "diagnosed" and report.top.initiating_rank == 1
+
+
+def test_a_first_sign_in_progress_bar_segments_goes_by_their_order(matcher):
+    """tqdm bars of three ranks rewritten with \\r on one line: rank 1's loss=nan comes first."""
+    report = _diagnose_r7(matcher, "012_tqdm_nan", "train_console.log")
+    a = attribution(report)
+    assert (report.top.class_, a.rank, a.rule) == ("nan_inf_loss", 1, "first_sign")
+
+
+def test_a_corrupt_torch_save_file_in_a_dataloader_is_data_not_a_checkpoint(matcher):
+    report = _diagnose_r7(matcher, "007_dataloader_corrupt", "run.log")
+    assert (report.top.signature, report.top.class_, report.top.initiating_rank) == (
+        "data.corrupt_tensor_file",
+        "tokenizer_or_data_error",
+        1,
+    )
+
+
+def test_ctrl_c_in_one_ranks_terminal_is_that_rank_being_stopped(matcher):
+    report = _diagnose_r7(matcher, "017_tmux_ctrl_c", "pane_rank0.txt", "pane_rank1.txt", "pane_rank2.txt")
+    assert (report.top.signature, report.top.initiating_rank) == ("python.keyboard_interrupt", 1)
+
+
+@pytest.mark.parametrize(
+    "line,rank",
+    [("rank1:  38%|###   | 23/60", 1), ("[r2] 18 batches in my shard", 2), ("3: [r2] x", 2), ("- rank0 - INFO", 0)],
+)
+def test_rank_names_of_progress_bars_and_loggers(line, rank):
+    from signatures._context import rank_and_host
+    from signatures._lines import parse_prefix
+
+    assert rank_and_host(line)[0] == rank == parse_prefix(line).rank
+
+
+@pytest.mark.parametrize("line", ["prank1: x", "see rank0.log", "ranks: 4", "[r] x"])
+def test_words_that_are_not_rank_names(line):
+    from signatures._context import rank_and_host
+
+    assert rank_and_host(line)[0] is None
