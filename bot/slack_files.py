@@ -126,3 +126,17 @@ def _fetch(
         except httpx.TransportError as exc:
             raise DownloadError(f"The download from Slack failed ({type(exc).__name__}); try again.") from None
     raise DownloadError("Slack redirected the download too many times.")
+
+
+def shared_file(client, file_id: str, channel: str) -> tuple[dict, str | None]:
+    """A shared file's info (files.info) and the thread it was shared into in `channel` (None: the channel)."""
+    info = client.files_info(file=file_id)["file"]
+    shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
+    share = (shares.get(channel) or [{}])[0]
+    return info, share.get("thread_ts") or share.get("ts")
+
+
+def thread_files(client, channel: str, thread_ts: str) -> list[dict]:
+    """The files attached to a thread's first message (a mention in the thread of a dropped log means that log)."""
+    parent = client.conversations_replies(channel=channel, ts=thread_ts, limit=1)["messages"][0]
+    return list(parent.get("files", []))

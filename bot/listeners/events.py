@@ -9,6 +9,7 @@ from bot import render
 from bot.diagnose import is_a_paste, looks_like_log_file, mention_text
 from bot.inbox import Inbox
 from bot.responder import Responder, Target
+from bot.slack_files import shared_file, thread_files
 from bot.work import ShuttingDown, Task
 
 log = logging.getLogger("denpex.bot")
@@ -48,12 +49,8 @@ def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object,
             if not file_id or not channel:
                 log.warning("file_shared event without a file id or a channel id: ignored")
                 return False
-            info = client.files_info(file=file_id)["file"]
-            shares = {**info.get("shares", {}).get("public", {}), **info.get("shares", {}).get("private", {})}
-            share = (shares.get(channel) or [{}])[0]
-            return answer_file(
-                client, key, file_id, channel, share.get("thread_ts") or share.get("ts"), event.get("user_id"), info
-            )
+            info, thread_ts = shared_file(client, file_id, channel)
+            return answer_file(client, key, file_id, channel, thread_ts, event.get("user_id"), info)
         if kind == "app_mention":
             return on_mention(event, client, key)
         return False  # plain messages are not for the bot
@@ -68,8 +65,7 @@ def register(app, inbox: Inbox, responder: Responder) -> Callable[[dict, object,
             return True
         files = [f for f in event.get("files", []) if looks_like_log_file(f)]
         if not files and event.get("thread_ts"):
-            parent = client.conversations_replies(channel=channel, ts=event["thread_ts"], limit=1)["messages"][0]
-            files = [f for f in parent.get("files", []) if looks_like_log_file(f)]
+            files = [f for f in thread_files(client, channel, event["thread_ts"]) if looks_like_log_file(f)]
         if files:
             responder.diagnose_file(client, target, files[0]["id"])
             return True
