@@ -20,6 +20,7 @@ from bot.responder import Responder
 from bot.settings import Settings
 from bot.slack_client import DenpexWebClient
 from bot.store import Store
+from bot.watching.jobs import AutoDiagnosis, JobWatches
 
 log = logging.getLogger("denpex.bot")
 
@@ -44,6 +45,7 @@ class DenpexApp(App):
 
     responder: Responder
     followups: FollowUps
+    watches: JobWatches
     metrics: Metrics
     inbox: Inbox
 
@@ -104,9 +106,20 @@ def build_app(
 
     followups = FollowUps(settings.config, store, app.client, matcher, metrics)
     followups.on_final = lambda incident_id: responder.refresh(app.client, incident_id)
-    followups.also_every_tick = inbox.tick
+    watches = JobWatches(settings.config, store, matcher, deliver=lambda outbox_id: followups.deliver(only=outbox_id))
+    auto = AutoDiagnosis(settings.config, store, matcher, deliver=lambda outbox_id: followups.deliver(only=outbox_id))
 
-    diagnose_command = commands.register(app, store, inbox, responder, service)
+    def every_tick() -> None:
+        """Besides the follow-ups: requests to resume, and the watched jobs' next looks."""
+        for work in (inbox.tick, watches.tick, auto.tick):
+            try:
+                work()
+            except Exception:
+                log.exception("periodic %s failed", work.__qualname__)
+
+    followups.also_every_tick = every_tick
+
+    diagnose_command = commands.register(app, store, inbox, responder, service, watches)
     route_event = events.register(app, inbox, responder)
     actions.register(app, responder, followups)
 
@@ -131,6 +144,7 @@ def build_app(
 
     app.responder = responder  # for tests and the health check
     app.followups = followups
+    app.watches = watches
     app.metrics = metrics
     app.inbox = inbox
     return app

@@ -7,6 +7,7 @@ the program with the file, the key and the reason.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
@@ -86,8 +87,50 @@ class FollowupsSection(_Section):
     lease_seconds: float = Field(600.0, gt=0)
 
 
+AUTO_STATES = ["FAILED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE"]
+
+
+class AutoWatch(_Section):
+    """One `[[watch.auto]]` entry: every job of `cluster` in scope that ends in one of `states` is diagnosed
+    in `channel`, unasked, once."""
+
+    cluster: str
+    channel: str = Field(pattern=r"^[CG][A-Z0-9]{2,}$")
+    partitions: list[str] = Field(default_factory=list)  # empty: any
+    accounts: list[str] = Field(default_factory=list)
+    users: list[str] = Field(default_factory=list)
+    name: str | None = None  # a regex the job name must match (re.search)
+    states: list[str] = Field(default_factory=lambda: list(AUTO_STATES))
+    poll: str = Field("1m", pattern=DURATION)
+
+    @field_validator("name")
+    @classmethod
+    def _regex(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"{value!r} is not a valid regex: {exc}") from None
+        return value
+
+    @field_validator("states")
+    @classmethod
+    def _states(cls, value: list[str]) -> list[str]:
+        unknown = [s for s in value if s not in AUTO_STATES]
+        if unknown or not value:
+            raise ValueError(f"states must be some of {', '.join(AUTO_STATES)}; not {unknown or 'none'}")
+        return value
+
+    @property
+    def key(self) -> str:
+        """What identifies the entry in the store: the jobs it has answered for are its own."""
+        return f"{self.cluster}>{self.channel}"
+
+
 class WatchSection(_Section):
     """Watching a running job's logs as they grow (`denpex watch`, and the bot's watches)."""
+
+    auto: list[AutoWatch] = Field(default_factory=list)  # [[watch.auto]]: failed jobs diagnosed unasked
 
     interval: str = Field("5s", pattern=DURATION)
     stall_after: str = Field("10m", pattern=DURATION)
@@ -166,6 +209,16 @@ class Config(_Section):
     clusters: dict[str, ClusterConfig] = Field(default_factory=dict)
     followups: FollowupsSection = Field(default_factory=FollowupsSection)
     watch: WatchSection = Field(default_factory=WatchSection)
+
+    @model_validator(mode="after")
+    def _auto_clusters(self) -> Config:
+        for i, entry in enumerate(self.watch.auto):
+            cluster = self.clusters.get(entry.cluster)
+            if cluster is None:
+                raise ValueError(f"watch.auto.{i}.cluster: no cluster {entry.cluster!r} in [clusters]")
+            if cluster.kind != "slurm":
+                raise ValueError(f"watch.auto.{i}.cluster: {entry.cluster!r} is {cluster.kind}; auto needs slurm")
+        return self
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

@@ -267,8 +267,11 @@ class FollowUps:
             self.store.outbox_sent(row["id"], posted)
 
     def _already_posted(self, row: dict) -> str | None:
-        replies = self.client.conversations_replies(channel=row["channel"], ts=row["thread_ts"], limit=200)
-        messages: list[dict] = replies.get("messages", [])
+        if row["thread_ts"]:
+            found = self.client.conversations_replies(channel=row["channel"], ts=row["thread_ts"], limit=200)
+        else:  # a post in the channel itself ([[watch.auto]])
+            found = self.client.conversations_history(channel=row["channel"], limit=200)
+        messages: list[dict] = found.get("messages", [])
         for message in messages:
             if message.get("bot_id") and message.get("text") == row["text"]:
                 return message["ts"]

@@ -328,6 +328,103 @@ def status_message(rows: list[dict]) -> str:
     return redact("\n".join(lines))
 
 
+def watches_lines(rows: list[dict]) -> list[str]:
+    """The `/denpex status` lines of this channel's watches."""
+    if not rows:
+        return []
+    return ["*Jobs being watched in this channel*"] + [
+        f"• `{r['cluster']}/{r['job']}` since {r['created_at']} (asked by <@{r['requested_by']}>, {r['polls']} looks)"
+        for r in rows
+    ]
+
+
+def status_with_watches(incidents: list[dict], watches: list[dict]) -> str:
+    if watches and not incidents:
+        return redact("\n".join(watches_lines(watches)))
+    text = status_message(incidents)
+    return redact("\n".join([text, *watches_lines(watches)])) if watches else text
+
+
+def watch_started(cluster: str, job: str, user: str, state: str, interval: float, stall: float) -> str:
+    return (
+        f":eyes: <@{user}> asked me to watch `{cluster}/{job}` ({state.lower()}). I read its logs every "
+        f"{duration(interval)} and post in this thread when a failure starts, training stops for "
+        f"{duration(stall)}, a checkpoint save runs much longer than the job's earlier ones, steps slow down, "
+        f"or the job ends. `/denpex unwatch {job}` stops it."
+    )
+
+
+def watch_already(cluster: str, job: str) -> str:
+    return f"`{cluster}/{job}` is already being watched in this channel (see `/denpex status`)."
+
+
+def watch_stopped(cluster: str, job: str, user: str) -> str:
+    return f":no_bell: <@{user}> stopped watching `{cluster}/{job}`."
+
+
+def not_watched(job: str) -> str:
+    return f"`{job}` is not being watched in this channel (`/denpex status` lists what is)."
+
+
+def watch_needs_job(verb: str) -> str:
+    return f"Which job? `/denpex {verb} <job id>` (`812345`, `NAME/812345`)."
+
+
+def watch_job_ended(job: str, state: str) -> str:
+    return f"Job `{job}` has already ended ({state}): nothing to watch. `/denpex diagnose {job}` tells why."
+
+
+WATCH_ICONS = {
+    "diagnosis": ":rotating_light:",
+    "slow_save": ":floppy_disk:",
+    "stall": ":double_vertical_bar:",
+    "silence": ":zipper_mouth_face:",
+    "slow_steps": ":turtle:",
+    "end": ":checkered_flag:",
+}
+
+
+def watch_alert(job: str, kind: str, message: str) -> str:
+    """One alert of a watch, as posted in its thread."""
+    return redact(f"{WATCH_ICONS.get(kind, ':bell:')} `{job}`: {clip(message, 1500)}")
+
+
+def watch_closing(job: str, state: str, report: Report | None) -> str:
+    """The watch's last message: the job ended, with its final state, and the failure that started it if any."""
+    if state.split("/")[0] == "COMPLETED" and (report is None or report.top is None):
+        return f":white_check_mark: `{job}` completed. Stopped watching."
+    if report is not None and report.top is not None:
+        d = report.top
+        where = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
+        return redact(
+            f":x: `{job}` ended {state}: *{d.title}*{where}, {clip(d.first_seen.source, 120)}:{d.first_seen.line}\n"
+            f"> {clip(d.first_seen.text, 300)}\n`/denpex diagnose {job}` gives the whole answer with its checklist. "
+            "Stopped watching."
+        )
+    return f":grey_question: `{job}` ended {state}; its logs name no failure. Stopped watching."
+
+
+def auto_diagnosis(job: dict, report: Report | None, problem: str | None = None) -> str:
+    """[[watch.auto]]: a failed job nobody asked about, diagnosed in the channel."""
+    who = f"{job.get('JobName', '?')}, {job.get('user') or '?'}"
+    head = f"`{job['JobId']}` ({clip(who, 120)}) ended {job.get('JobState', '?')}"
+    if problem:
+        return redact(f":x: {head}; its logs could not be read: {clip(problem, 400)}")
+    if report is None or report.top is None:
+        return redact(f":x: {head}; its logs name no failure. `/denpex diagnose {job['JobId']}` shows them.")
+    d = report.top
+    where = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
+    return redact(
+        f":x: {head}: *{d.title}*{where}, {clip(d.first_seen.source, 120)}:{d.first_seen.line}\n"
+        f"> {clip(d.first_seen.text, 300)}\n*Fix:* {clip(d.fix, 600)}\n"
+        f"`/denpex diagnose {job['JobId']}` gives the whole answer with its checklist and buttons."
+    )
+
+
+def watch_lost(job: str, reason: str) -> str:
+    return redact(f":warning: Stopped watching `{job}`: {clip(reason, 400)}")
+
+
 def progress_message(source: str, done: int, total: int | None, verb: str = "Diagnosing") -> tuple[str, list[dict]]:
     amount = f"{done / 1e6:,.0f} MB" + (f" of {total / 1e6:,.0f} MB" if total else "")
     text = f"{verb} {source}… {amount} read"
@@ -379,7 +476,9 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex diagnose <job id>`: fetch the job's logs from the cluster (needs `[clusters]` in the bot's config)
 • Drop a log file or an archive of rank logs (`.log`, `.gz`, `.zip`, `.tar.gz`) in a channel I'm in
 • Mention me with a pasted log, or mention me in the thread of a message that has a log file
-• `/denpex status`: this channel's open incidents and their next checks
+• `/denpex watch <job id>`: follow a running job's logs and say here when it fails, stalls, saves slowly or ends
+• `/denpex unwatch <job id>`: stop following it
+• `/denpex status`: this channel's open incidents, their next checks, and the jobs being watched
 • `/denpex help`: this message"""
 
 NOTHING_TO_DIAGNOSE = (

@@ -201,7 +201,41 @@ def _v3(db: sqlite_utils.Database) -> None:
     db.table("seen").add_column("owner", str)
 
 
-MIGRATIONS = [_v1, _v2, _v3]  # index i migrates version i to i + 1
+def _v4(db: sqlite_utils.Database) -> None:
+    """Watches of running jobs: one row per watch, its watcher's state (offsets, saves, steps) as JSON."""
+    db.table("watches").create(
+        {
+            "id": int,
+            "cluster": str,
+            "job": str,
+            "channel": str,
+            "thread_ts": str,
+            "requested_by": str,
+            "status": str,  # watching, ended, stopped
+            "outcome": str,
+            "state": str,
+            "polls": int,
+            "next_at": float,
+            "lease_owner": str,
+            "lease_until": float,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+    )
+    db.table("watches").create_index(["status", "next_at"])
+    db.table("watches").create_index(["channel", "status"])
+
+
+def _v5(db: sqlite_utils.Database) -> None:
+    """[[watch.auto]]: the failed jobs each entry has answered for (or passed over), and when it first ran."""
+    db.table("auto_jobs").create(
+        {"entry": str, "job_id": str, "state": str, "posted": int, "at": str}, pk=("entry", "job_id")
+    )
+    db.table("auto_entries").create({"entry": str, "started_at": float}, pk="entry")
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5]  # index i migrates version i to i + 1
 
 
 @dataclass
@@ -422,7 +456,7 @@ class Store:
 
     # -- the outbox: announcements committed with their outcome, posted until Slack confirms -----
 
-    def outbox_add(self, incident_id: int, channel: str, thread_ts: str | None, text: str) -> int:
+    def outbox_add(self, incident_id: int | None, channel: str, thread_ts: str | None, text: str) -> int:
         """Call inside a transaction that records the outcome being announced."""
         return _insert(
             self.db,
@@ -638,6 +672,135 @@ class Store:
             if announce is not None:
                 return self.outbox_add(fu[0], *announce)
             return True
+
+    # -- watches of running jobs ----------------------------------------------
+
+    def add_watch(self, cluster: str, job: str, channel: str, thread_ts: str, user: str, first_at: float) -> int:
+        with self._transaction("add_watch"):
+            return _insert(
+                self.db,
+                "watches",
+                {
+                    "cluster": cluster,
+                    "job": job,
+                    "channel": channel,
+                    "thread_ts": thread_ts,
+                    "requested_by": user,
+                    "status": "watching",
+                    "outcome": None,
+                    "state": None,
+                    "polls": 0,
+                    "next_at": first_at,
+                    "lease_owner": None,
+                    "lease_until": None,
+                    "created_at": now(),
+                    "updated_at": now(),
+                },
+            )
+
+    def active_watch(self, cluster: str, job: str, channel: str) -> dict | None:
+        """The watch of this job in this channel that is still watching, if any."""
+        with self._read_lock:
+            rows = list(
+                self.reader.table("watches").rows_where(
+                    "cluster = ? AND job = ? AND channel = ? AND status = 'watching'", [cluster, job, channel]
+                )
+            )
+        return rows[0] if rows else None
+
+    def watches_in(self, channel: str) -> list[dict]:
+        """The channel's watches that are still watching, oldest first."""
+        with self._read_lock:
+            return list(
+                self.reader.table("watches").rows_where("channel = ? AND status = 'watching'", [channel], order_by="id")
+            )
+
+    def stop_watch(self, watch_id: int, user: str) -> bool:
+        with self._transaction("stop_watch"):
+            cur = self.db.execute(
+                "UPDATE watches SET status = 'stopped', outcome = ?, updated_at = ? WHERE id = ? AND "
+                "status = 'watching'",
+                [f"stopped by {user}", now(), watch_id],
+            )
+            return cur.rowcount == 1
+
+    def due_watches(self, at: float) -> list[int]:
+        with self._read_lock:
+            return [
+                r[0]
+                for r in self.reader.execute(
+                    "SELECT id FROM watches WHERE status = 'watching' AND next_at <= ? "
+                    "AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_at",
+                    [at, at],
+                )
+            ]
+
+    def claim_watch(self, watch_id: int, owner: str, at: float, lease_s: float) -> bool:
+        """Take the watch's next poll for `lease_s` seconds: of several processes, exactly one gets it."""
+        with self._lock:
+            cur = self.db.execute(
+                "UPDATE watches SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ? AND "
+                "status = 'watching' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)",
+                [owner, at + lease_s, now(), watch_id, at, at],
+            )
+            return cur.rowcount == 1
+
+    def watch(self, watch_id: int) -> dict | None:
+        with self._read_lock:
+            rows = list(self.reader.table("watches").rows_where("id = ?", [watch_id]))
+        return rows[0] if rows else None
+
+    def record_watch_poll(
+        self,
+        watch_id: int,
+        owner: str,
+        state: dict,
+        next_at: float | None,
+        outcome: str | None,
+        announce: list[str],
+    ) -> list[int] | bool:
+        """Commit a poll: the watcher's state, and what it has to say into the outbox, in one transaction (so
+        an alert is neither lost nor said twice across a crash). `next_at` None ends the watch with `outcome`.
+        Returns the outbox ids, or False when the lease was lost (another process took over; nothing written)."""
+        with self._transaction("record_watch_poll"):
+            row = self.db.execute(
+                "SELECT channel, thread_ts, lease_owner, status FROM watches WHERE id = ?", [watch_id]
+            ).fetchone()
+            if row is None or row[2] != owner:
+                return False
+            if row[3] != "watching":  # unwatched meanwhile: keep its status, say nothing more
+                self.db.execute("UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = ?", [watch_id])
+                return []
+            self.db.execute(
+                "UPDATE watches SET state = ?, polls = polls + 1, next_at = coalesce(?, next_at), status = ?, "
+                "outcome = coalesce(?, outcome), lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?",
+                [json.dumps(state), next_at, "ended" if next_at is None else "watching", outcome, now(), watch_id],
+            )
+            return [self.outbox_add(None, row[0], row[1], text) for text in announce]
+
+    # -- [[watch.auto]]: failed jobs diagnosed unasked, once ------------------------------
+
+    def auto_started(self, entry: str, at: float) -> float:
+        """When `entry` first ran (on any process, ever): jobs that ended before are not announced."""
+        with self._transaction("auto_started"):
+            self.db.execute("INSERT OR IGNORE INTO auto_entries (entry, started_at) VALUES (?, ?)", [entry, at])
+            return self.db.execute("SELECT started_at FROM auto_entries WHERE entry = ?", [entry]).fetchone()[0]
+
+    def auto_seen(self, entry: str) -> set[str]:
+        with self._read_lock:
+            return {r[0] for r in self.reader.execute("SELECT job_id FROM auto_jobs WHERE entry = ?", [entry])}
+
+    def auto_record(self, entry: str, job_id: str, state: str, announce: tuple[str, str] | None) -> int | None:
+        """Record that `entry` answered for `job_id` (announce: (channel, text), into the outbox in the same
+        transaction). Returns the outbox id, or None when it was recorded already (by another process)."""
+        with self._transaction("auto_record"):
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO auto_jobs (entry, job_id, state, posted, at) VALUES (?, ?, ?, ?, ?)",
+                [entry, job_id, state, int(announce is not None), now()],
+            )
+            if cur.rowcount != 1 or announce is None:
+                return None
+            return self.outbox_add(None, announce[0], None, announce[1])
 
     def followups_of(self, incident_id: int) -> list[dict]:
         with self._read_lock:

@@ -24,6 +24,7 @@ METHOD_SCOPES: dict[str, set[str]] = {
     "chat_postEphemeral": {"chat:write"},
     "chat_postMessage": {"chat:write"},
     "chat_update": {"chat:write"},
+    "conversations_history": {"channels:history", "groups:history"},
     "conversations_replies": {"channels:history", "groups:history"},
     "files_info": {"files:read"},
     # slack_sdk's helper over files.getUploadURLExternal and files.completeUploadExternal

@@ -471,3 +471,193 @@ def test_the_same_job_diagnosed_again_links_to_its_incident(incident):
     assert "Already diagnosed" in link["text"]
     with bot.db() as db:
         assert db.execute("SELECT count(*) FROM incidents").fetchone()[0] == 1
+
+
+# -- watches of running jobs (`/denpex watch`), against real jobs -------------------------------------------
+
+WATCH_CONFIG = (
+    MINIMAL_CONFIG
+    + 'allow = ["*"]\n\n[followups]\ntick_seconds = 0.5\n\n[watch]\ninterval = "1s"\nstall_after = "6s"\n'
+    'save_warn_after = "20s"\nsave_slow_factor = 3.0\nidle_exit = "30s"\n'
+)
+
+WATCHED_JOBS = {
+    # two quick saves, then one that hangs for 20 s, then the job completes
+    "slow-save": """#!/bin/bash
+        sleep 4
+        for i in 1 2 3 4 5 6; do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
+        echo "saving checkpoint to ckpt/step_0006.pt"; sleep 0.5; echo "saved checkpoint ckpt/step_0006.pt"
+        for i in 7 8 9 10 11 12; do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
+        echo "saving checkpoint to ckpt/step_0012.pt"; sleep 0.5; echo "saved checkpoint ckpt/step_0012.pt"
+        for i in 13 14 15; do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
+        echo "saving checkpoint to ckpt/step_0015.pt"; sleep 20; echo "saved checkpoint ckpt/step_0015.pt"
+        echo "training complete"
+        """,
+    # steps, then nothing for 25 s while the job keeps running, then it ends
+    "stall": """#!/bin/bash
+        sleep 4
+        for i in $(seq 1 10); do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
+        sleep 25
+        echo "step 11 loss 2.0"
+        """,
+    # a CUDA OOM traceback, then a failed exit
+    "oom": """#!/bin/bash
+        sleep 4
+        for i in 1 2 3; do echo "[rank0]: step $i loss $((30 - i)).0"; sleep 0.5; done
+        cat <<'LOG'
+        [rank0]: Traceback (most recent call last):
+        [rank0]:   File "/workspace/train.py", line 80, in <module>
+        [rank0]:     loss.backward()
+        [rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.02 GiB is free.
+        LOG
+        exit 1
+        """,
+    "completes": """#!/bin/bash
+        sleep 4
+        for i in $(seq 1 8); do echo "step $i loss 0.$((9 - i))"; sleep 0.3; done
+        echo "training complete"
+        """,
+}
+
+
+def ephemerals(fake) -> list[dict]:
+    return [e["message"] for e in fake.ephemeral_messages(CHANNEL_ID)]
+
+
+def thread_texts(fake, thread_ts: str) -> list[str]:
+    return [m.get("text", "") for m in fake.thread(CHANNEL_ID, thread_ts)]
+
+
+def watch_thread(fake, job: str, timeout: float = 60) -> str:
+    """The thread of the watch's confirmation message."""
+    from test_slack_e2e import final_message
+
+    return final_message(fake, CHANNEL_ID, lambda t: "asked me to watch" in t and job in t, timeout)["ts"]
+
+
+def wait_for_text(fake, thread_ts: str, needle: str, timeout: float = 90) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        texts = thread_texts(fake, thread_ts)
+        if any(needle in t for t in texts):
+            return texts
+        time.sleep(0.5)
+    raise AssertionError(f"{needle!r} never posted in the thread: {thread_texts(fake, thread_ts)}")
+
+
+@pytest.fixture
+def watching(slurm_jobs, tmp_path):
+    """A bot with fast watches, and the watched jobs submitted (running side by side)."""
+    from fake_slack import FakeSlack, SlackDriver
+    from test_slack_e2e import Bot
+
+    work = tmp_path / "jobs"
+    work.mkdir()
+    jobs = {name: submit(work, f"watch-{name}", body) for name, body in WATCHED_JOBS.items()}
+    with FakeSlack() as fake:
+        bot = Bot(fake, tmp_path, config=WATCH_CONFIG).start()
+        try:
+            driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
+            yield fake, bot, driver, jobs
+        finally:
+            bot.stop()
+            for job in jobs.values():
+                subprocess.run(["scancel", job], capture_output=True, timeout=30)
+
+
+def test_watches_of_real_jobs_say_each_thing_once(watching):
+    """Four real jobs watched at once: a slow third save, a stall, an OOM, a clean end; each alert once."""
+    fake, bot, driver, jobs = watching
+    threads = {}
+    for name, job in jobs.items():
+        resp = driver.command(f"watch {job}", user_id="U123")
+        assert resp.status_code == 200 and not resp.text.strip(), resp.text  # acknowledged at once, nothing else
+        threads[name] = watch_thread(fake, job)
+    # the watch is recorded right after its confirmation is posted
+    fake.wait_for(lambda: all(f"local/{j}" in driver.command("status", user_id="U123").text for j in jobs.values()))
+    again = driver.command(f"watch {jobs['stall']}", user_id="U123")
+    assert again.status_code == 200
+    fake.wait_for(lambda: any("already being watched" in m.get("text", "") for m in ephemerals(fake)))
+
+    texts = wait_for_text(fake, threads["slow-save"], "completed. Stopped watching", 120)
+    slow = [t for t in texts if "save" in t and ":floppy_disk:" in t]
+    assert len(slow) == 1, texts
+    texts = wait_for_text(fake, threads["stall"], "Stopped watching", 120)
+    assert len([t for t in texts if ":double_vertical_bar:" in t]) == 1, texts
+    texts = wait_for_text(fake, threads["oom"], "ended", 120)
+    assert len([t for t in texts if "CUDA out of memory" in t and ":x:" in t]) == 1, texts
+    assert len([t for t in texts if ":rotating_light:" in t]) <= 1, texts
+    texts = wait_for_text(fake, threads["completes"], "completed. Stopped watching", 120)
+    assert not [t for t in texts if any(icon in t for icon in (":rotating_light:", ":floppy_disk:", ":x:"))], texts
+    # ended watches leave the status; nothing more is posted after the end
+    time.sleep(3)
+    for name, ts in threads.items():
+        closing = [t for t in thread_texts(fake, ts) if "Stopped watching" in t]
+        assert len(closing) == 1, (name, thread_texts(fake, ts))
+    assert "Jobs being watched" not in driver.command("status", user_id="U123").text
+
+
+def test_unwatch_stops_a_watch_and_unknown_jobs_are_refused(watching):
+    fake, bot, driver, jobs = watching
+    job = jobs["stall"]
+    driver.command(f"watch {job}", user_id="U123")
+    thread = watch_thread(fake, job)
+    assert driver.command(f"unwatch {job}", user_id="U123").status_code == 200
+    wait_for_text(fake, thread, "stopped watching", 30)
+    assert f"local/{job}" not in driver.command("status", user_id="U123").text
+    driver.command(f"unwatch {job}", user_id="U123")
+    fake.wait_for(lambda: any("is not being watched" in m.get("text", "") for m in ephemerals(fake)))
+    driver.command("watch 999999", user_id="U123")
+    fake.wait_for(lambda: any("does not know job 999999" in m.get("text", "") for m in ephemerals(fake)))
+    assert "Which job?" in driver.command("watch", user_id="U123").text
+
+
+AUTO_CONFIG = (
+    MINIMAL_CONFIG
+    + 'allow = ["*"]\n\n[followups]\ntick_seconds = 0.5\n\n'
+    + '[[watch.auto]]\ncluster = "local"\nchannel = "C123"\nname = "^denpex-auto-"\npoll = "1s"\n'
+)
+
+
+def channel_posts(fake, needle: str) -> list[str]:
+    return [m.get("text", "") for m in fake.messages(CHANNEL_ID, include_replies=False) if needle in m.get("text", "")]
+
+
+def test_auto_diagnoses_each_failed_job_in_scope_once(slurm_jobs, tmp_path):
+    """[[watch.auto]]: a job in scope that fails unasked is diagnosed in the channel once, also across a restart;
+    a job out of scope, one that completed, and one that failed before the bot first looked are not."""
+    from fake_slack import FakeSlack
+    from test_slack_e2e import Bot
+
+    work = tmp_path / "jobs"
+    work.mkdir()
+    failing = f"""#!/bin/bash
+        echo "step 1 loss 2.0"
+        {sys.executable} -c "import json; json.load(open('data/shard_00042.jsonl'))"
+        """
+    before = submit(work, "auto-before", failing)
+    wait_for_state(before, {"FAILED"})
+    with FakeSlack() as fake:
+        bot = Bot(fake, tmp_path, config=AUTO_CONFIG).start()
+        try:
+            time.sleep(3)  # the first look passes over the job that failed before it
+            mine = submit(work, "auto-fail", failing)
+            other = submit(work, "other-fail", failing)
+            fine = submit(work, "auto-ok", '#!/bin/bash\necho "step 1 loss 1.0"\n')
+            for job in (mine, other):
+                wait_for_state(job, {"FAILED"})
+            wait_for_state(fine, {"COMPLETED"})
+            fake.wait_for(lambda: channel_posts(fake, f"`{mine}`"), timeout=60)
+            time.sleep(3)
+        finally:
+            bot.stop()
+        posts = channel_posts(fake, f"`{mine}`")
+        assert len(posts) == 1 and "ended FAILED" in posts[0] and "shard_00042.jsonl" in posts[0], posts
+        assert not channel_posts(fake, f"`{other}`") and not channel_posts(fake, f"`{fine}`")
+        assert not channel_posts(fake, f"`{before}`")
+        bot = Bot(fake, tmp_path, config=AUTO_CONFIG).start()  # a restart on the same database
+        try:
+            time.sleep(4)
+        finally:
+            bot.stop()
+        assert len(channel_posts(fake, f"`{mine}`")) == 1

@@ -50,7 +50,9 @@ __all__ = [
     "UnknownCluster",
     "UnknownJob",
     "Unreachable",
+    "ended_jobs",
     "fetch_job",
+    "job_status",
     "parse_job_ref",
 ]
 
@@ -111,3 +113,28 @@ def fetch_job(ref: JobRef, config: Config, *, runner=None, http=None) -> FetchRe
     from bot.fetch.ray import fetch_ray
 
     return fetch_ray(ref, cluster, budget, http=http)
+
+
+def job_status(ref: JobRef, config: Config, *, runner=None, http=None) -> tuple[JobFacts, list]:
+    """What a watch needs: the job's facts (its state) and the paths of its growing logs. Watching reads files
+    on a filesystem this machine shares with the job, so it covers Slurm clusters; Kubernetes and Ray serve
+    their logs through an API, which a watch does not follow (yet)."""
+    cluster = config.clusters[ref.cluster]
+    if cluster.kind != "slurm":
+        raise NotConfigured(
+            f"cluster {ref.cluster!r} is a {cluster.kind} cluster: watching follows log files of Slurm jobs on "
+            "a shared filesystem (or `denpex watch PATH` on a login node)"
+        )
+    from bot.fetch.slurm import slurm_status
+
+    return slurm_status(ref, cluster, Budget(cluster.max_bytes, cluster.timeout_seconds), runner=runner, http=http)
+
+
+def ended_jobs(cluster_name: str, config: Config, states: set[str], *, runner=None) -> list[dict]:
+    """The jobs of a Slurm cluster that ended in one of `states`, as far as its controller still knows them."""
+    cluster = config.clusters[cluster_name]
+    if cluster.kind != "slurm":
+        raise NotConfigured(f"cluster {cluster_name!r} is a {cluster.kind} cluster: [[watch.auto]] needs Slurm")
+    from bot.fetch.slurm import ended_jobs as slurm_ended
+
+    return slurm_ended(cluster, states, runner=runner, timeout=cluster.timeout_seconds)

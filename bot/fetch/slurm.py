@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from bot.config import SlurmCluster, seconds
 from bot.fetch.base import (
@@ -302,10 +303,8 @@ def _is_job(job: dict[str, str], job_id: str) -> bool:
     return own == base or own.startswith(base + "_") or job.get("ArrayJobId") == base or job.get("HetJobId") == base
 
 
-def fetch_slurm(
-    ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None, http=None
-) -> FetchResult:
-    run = runner or run_command
+def _jobs(ref: JobRef, cluster: SlurmCluster, budget: Budget, run: Runner, http) -> list[dict[str, str]]:
+    """The scheduler's rows for the job (its array tasks or het components), checked to be that job's only."""
     jobs: list[dict[str, str]]
     if cluster.restd_url or cluster.restd_socket:
         jobs = _restd(ref, cluster, budget, http)
@@ -323,6 +322,27 @@ def fetch_slurm(
             f"Slurm does not know job {ref.job_id} on cluster {ref.cluster!r} (finished "
             "jobs leave scontrol after MinJobAge; without accounting sacct cannot help)"
         )
+    return jobs
+
+
+def slurm_status(
+    ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None, http=None
+) -> tuple[JobFacts, list[Path]]:
+    """What a watch needs of a job: its facts (state first) and the paths of its logs as they grow on the
+    shared filesystem, existing or not yet (a pending job has none yet)."""
+    jobs = _jobs(ref, cluster, budget, runner or run_command, http)
+    facts = _job_facts(jobs[0], ref.job_id)
+    if len(jobs) > 1:
+        facts.state = "/".join(sorted({j.get("JobState", "") for j in jobs}))
+    paths = [path for job in jobs if job.get("JobState") != "PENDING" for _, path in _log_paths(job, cluster, ref)]
+    return facts, paths
+
+
+def fetch_slurm(
+    ref: JobRef, cluster: SlurmCluster, budget: Budget, runner: Runner | None = None, http=None
+) -> FetchResult:
+    run = runner or run_command
+    jobs = _jobs(ref, cluster, budget, run, http)
     budget.check_time(f"job {ref.job_id}")
     main = jobs[0]
     facts = _job_facts(main, ref.job_id)
@@ -428,3 +448,25 @@ def _local_time(value: str | None) -> float | None:
 def _minutes(secs: float) -> str:
     minutes = int(secs // 60)
     return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m{int(secs % 60):02d}s"
+
+
+def ended_jobs(
+    cluster: SlurmCluster, states: set[str], runner: Runner | None = None, timeout: float = 60
+) -> list[dict[str, Any]]:
+    """The jobs the controller still knows (`scontrol show job -o`: finished ones for MinJobAge) that ended
+    in one of `states`: JobId, JobName, Partition, Account, user, JobState, and EndTime as epoch seconds."""
+    done = (runner or run_command)([cluster.scontrol, "show", "job", "-o"], timeout)
+    text = (done.stdout + done.stderr).strip()
+    if done.returncode != 0:
+        if "No jobs in the system" in text:
+            return []
+        raise Unreachable(f"`scontrol show job -o` failed: {text[:300] or done.returncode}")
+    jobs: list[dict[str, Any]] = []
+    for line in done.stdout.splitlines():
+        if "JobId=" not in line:
+            continue
+        job = parse_scontrol_line(line)
+        if job.get("JobState") in states:
+            user = (job.get("UserId") or "").split("(")[0]
+            jobs.append({**job, "user": user, "end": _local_time(job.get("EndTime"))})
+    return jobs

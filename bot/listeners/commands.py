@@ -1,4 +1,4 @@
-"""`/denpex`: help, this channel's status, and diagnose (a pasted log or a job id)."""
+"""`/denpex`: help, this channel's status, diagnose (a pasted log or a job id), watch and unwatch a job."""
 
 from __future__ import annotations
 
@@ -11,10 +11,60 @@ from bot.fetch import FetchError
 from bot.inbox import Inbox
 from bot.responder import Responder, Target, group_members
 from bot.store import Store
+from bot.watching.jobs import JobWatches
+from bot.work import ShuttingDown, Task
 
 
-def register(app, store: Store, inbox: Inbox, responder: Responder, service: Diagnoser) -> Callable[..., bool]:
+def register(
+    app, store: Store, inbox: Inbox, responder: Responder, service: Diagnoser, watches: JobWatches
+) -> Callable[..., bool]:
     """Listen for `/denpex`; returns how a diagnose command is answered (a resumed request is answered so too)."""
+
+    def watch(body: dict, ack, client, verb: str) -> None:
+        """`/denpex watch|unwatch <job>`: acknowledged at once; the scheduler is asked off the listener threads."""
+        user, channel = body.get("user_id", ""), body["channel_id"]
+        reference = (body.get("text") or "").strip().partition(" ")[2].strip()
+        if not reference:
+            ack(text=render.watch_needs_job(verb))
+            return
+        try:
+            ref = service.job_for(reference, user, group_members(client))
+        except FetchError as exc:
+            ack(text=render.warning(exc))
+            return
+        except NotAllowed as exc:
+            ack(text=render.not_allowed(exc.ref.cluster))
+            return
+        ack()
+
+        def say(text: str) -> None:
+            if text:
+                client.chat_postEphemeral(channel=channel, user=user, text=text)
+
+        def work() -> None:
+            try:
+                if verb == "watch":
+                    say(
+                        watches.start(
+                            ref, channel, user, lambda text: client.chat_postMessage(channel=channel, text=text)["ts"]
+                        )
+                    )
+                else:
+                    say(
+                        watches.stop(
+                            ref,
+                            channel,
+                            user,
+                            lambda ts, text: client.chat_postMessage(channel=channel, thread_ts=ts, text=text),
+                        )
+                    )
+            except FetchError as exc:
+                say(render.warning(exc))
+
+        try:
+            responder.intake.submit(Task(f"{verb} {ref.cluster}/{ref.job_id}", work))
+        except ShuttingDown:
+            say(render.RESTARTING)
 
     def diagnose(body: dict, ack, client, key: str | None) -> bool:
         """`/denpex diagnose …`; True when the work was handed to the responder (which finishes `key`)."""
@@ -43,7 +93,11 @@ def register(app, store: Store, inbox: Inbox, responder: Responder, service: Dia
     def on_command(ack, body, client):
         verb = (body.get("text") or "").strip().partition(" ")[0].lower()
         if verb == "status":
-            ack(text=render.status_message(store.open_incidents(body["channel_id"])))
+            channel = body["channel_id"]
+            ack(text=render.status_with_watches(store.open_incidents(channel), store.watches_in(channel)))
+            return
+        if verb in ("watch", "unwatch"):
+            watch(body, ack, client, verb)
             return
         if verb != "diagnose":
             ack(text=render.help_message(verb))

@@ -1186,6 +1186,26 @@ class FakeSlack:
             "response_metadata": {"next_cursor": next_cursor},
         }
 
+    def _m_conversations_history(self, args: dict) -> dict:
+        """The channel's messages (not thread replies), newest first, as Slack returns them; `limit` 1..1000."""
+        channel = self._channel_arg(args)
+        ch = self._channels[channel]
+        needed = "im:history" if ch["is_im"] else "groups:history" if ch["is_private"] else "channels:history"
+        if needed not in self.scopes:
+            raise _Refusal("missing_scope", needed=needed, provided=",".join(sorted(self.scopes)))
+        try:
+            limit = int(self._str_arg(args, "limit") or 100)
+        except ValueError:
+            raise _invalid_arguments("must provide an integer [json-pointer:/limit]") from None
+        limit = max(1, min(limit, 1000))
+        top = [m for m in self._messages[channel].values() if m.get("thread_ts") in (None, m["ts"])]
+        top.sort(key=lambda m: _ts_key(m["ts"]), reverse=True)
+        return {
+            "messages": [self._render(m) for m in top[:limit]],
+            "has_more": len(top) > limit,
+            "response_metadata": {"next_cursor": ""},
+        }
+
     def _m_files_info(self, args: dict) -> dict:
         rec = self._files.get(self._str_arg(args, "file") or "")
         if rec is None or not rec.completed:
@@ -1461,6 +1481,7 @@ _METHODS: dict[str, tuple[Callable[[FakeSlack, dict], dict], str | None]] = {
     "chat.postEphemeral": (FakeSlack._m_chat_postEphemeral, "chat:write"),
     "chat.getPermalink": (FakeSlack._m_chat_getPermalink, None),
     "reactions.add": (FakeSlack._m_reactions_add, "reactions:write"),
+    "conversations.history": (FakeSlack._m_conversations_history, None),
     "conversations.replies": (FakeSlack._m_conversations_replies, None),
     "files.info": (FakeSlack._m_files_info, "files:read"),
     "files.upload": (FakeSlack._m_files_upload, None),

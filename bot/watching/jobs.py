@@ -1,0 +1,228 @@
+"""Watches of running jobs asked for in Slack (`/denpex watch <job>`): the same Watcher as `denpex watch`, fed
+the job's log files as the scheduler names them, polled by the follow-up ticker.
+
+A watch is a row of the store: its watcher's state (read offsets, saves, steps) goes back into the row after
+every poll, in the same transaction as the alerts it produced (into the outbox), under a lease: a restarted bot
+resumes where the last poll stopped, two bot processes never poll one watch at once, and every alert is posted
+exactly once. When the scheduler says the job has ended, a last poll reads what is left and a closing message
+says how it ended (the diagnosis of its logs when it failed).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import socket
+import time
+import uuid
+from collections.abc import Callable
+
+import signatures
+from bot import render
+from bot.config import AutoWatch, Config, seconds
+from bot.fetch import FetchError, JobFacts, JobRef, ended_jobs, fetch_job, job_status, parse_job_ref
+from bot.fetch.errors import InvalidJobId, NotConfigured, UnknownCluster, UnknownJob
+from bot.jobs import job_report
+from bot.store import Store
+
+from .watcher import Watcher
+
+log = logging.getLogger("denpex.watch")
+
+WAITING = {"PENDING", "CONFIGURING", "REQUEUED", "RESIZING", "SUSPENDED"}
+RUNNING = {"RUNNING", "COMPLETING"}
+LEASE_SECONDS = 120.0
+LOST_AFTER_POLLS = 10  # the scheduler no longer knows the job this many polls in a row: stop, and say so
+
+
+def state_of(facts: JobFacts) -> str:
+    """The job's state word ("RUNNING", "FAILED"); an array's states joined by "/" count by their first."""
+    return (facts.state or "UNKNOWN").split("/")[0].split(" ")[0].upper()
+
+
+class JobWatches:
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        matcher: signatures.Matcher,
+        deliver: Callable[[int], None],
+        status: Callable[[JobRef, Config], tuple[JobFacts, list]] = job_status,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.config = config
+        self.store = store
+        self.matcher = matcher
+        self.deliver = deliver  # posts one outbox row (the follow-ups' delivery: retried until Slack confirms)
+        self.status = status
+        self.clock = clock
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.interval = seconds(config.watch.interval)
+
+    # -- asked in Slack -----------------------------------------------------------
+
+    def resolve(self, text: str) -> JobRef:
+        """The job a `/denpex watch` or `unwatch` names; FetchError (in words) when it names none."""
+        return parse_job_ref(text.strip(), self.config)
+
+    def start(self, ref: JobRef, channel: str, user: str, post: Callable[[str], str]) -> str:
+        """Start watching `ref` in `channel`: checks the job with the scheduler, posts the confirmation (whose
+        thread the alerts go to) with `post`, and records the watch. Returns what to answer the command with."""
+        existing = self.store.active_watch(ref.cluster, ref.job_id, channel)
+        if existing is not None:
+            return render.watch_already(ref.cluster, ref.job_id)
+        facts, _ = self.status(ref, self.config)  # FetchError: unknown job, scheduler unreachable, ...
+        state = state_of(facts)
+        if state not in WAITING | RUNNING:
+            return render.watch_job_ended(ref.job_id, facts.state or state)
+        thread_ts = post(
+            render.watch_started(
+                ref.cluster, ref.job_id, user, state, self.interval, seconds(self.config.watch.stall_after)
+            )
+        )
+        self.store.add_watch(ref.cluster, ref.job_id, channel, thread_ts, user, self.clock())
+        return ""
+
+    def stop(self, ref: JobRef, channel: str, user: str, post: Callable[[str, str], None]) -> str:
+        watch = self.store.active_watch(ref.cluster, ref.job_id, channel)
+        if watch is None or not self.store.stop_watch(watch["id"], user):
+            return render.not_watched(ref.job_id)
+        post(watch["thread_ts"], render.watch_stopped(ref.cluster, ref.job_id, user))
+        return ""
+
+    # -- the ticker -----------------------------------------------------------------
+
+    def tick(self) -> None:
+        now = self.clock()
+        for watch_id in self.store.due_watches(now):
+            if self.store.claim_watch(watch_id, self.owner, now, LEASE_SECONDS):
+                try:
+                    self.poll(watch_id)
+                except Exception:
+                    log.exception("watch %s: poll failed", watch_id)
+
+    def poll(self, watch_id: int) -> list[str]:
+        """One look at a watched job; returns what it posts (for tests and logs)."""
+        row = self.store.watch(watch_id)
+        if row is None:
+            return []
+        job = f"{row['cluster']}/{row['job']}"
+        saved = json.loads(row["state"]) if row["state"] else {}
+        texts: list[str] = []
+        next_at: float | None = self.clock() + self.interval
+        outcome = None
+        try:
+            ref = parse_job_ref(job, self.config)
+            facts, paths = self.status(ref, self.config)
+        except (UnknownCluster, NotConfigured, InvalidJobId) as exc:
+            texts, next_at, outcome = [render.watch_lost(row["job"], str(exc))], None, "lost"
+            return self._record(row, saved, texts, next_at, outcome)
+        except UnknownJob as exc:
+            lost = saved.get("lost", 0) + 1
+            saved["lost"] = lost
+            if lost >= LOST_AFTER_POLLS:
+                texts, next_at, outcome = [render.watch_lost(row["job"], str(exc))], None, "lost"
+            return self._record(row, saved, texts, next_at, outcome)
+        except FetchError as exc:  # the scheduler is slow or unreachable: look again next time
+            log.warning("watch %s (%s): %s", watch_id, job, exc)
+            return self._record(row, saved, texts, next_at, outcome)
+        saved.pop("lost", None)
+        state = state_of(facts)
+        if state in WAITING:
+            return self._record(row, saved, texts, next_at, outcome)
+        watcher = Watcher([str(p) for p in paths], self.config.watch, self.matcher, self.clock, saved.get("watcher"))
+        alerts = [a for a in watcher.poll() if not a.notice]
+        ended = state not in RUNNING
+        for alert in alerts:
+            if alert.kind == "end" and ended:
+                continue  # the closing message below says how it ended, with the scheduler's state
+            texts.append(render.watch_alert(row["job"], alert.kind, alert.message))
+        if ended:
+            report = None
+            readable = [str(p) for p in paths if os.path.isfile(p)]
+            if readable:
+                report = signatures.diagnose(readable, matcher=self.matcher, budget=self.config.inputs.budget())
+            texts.append(render.watch_closing(row["job"], facts.state or state, report))
+            next_at, outcome = None, state.lower()
+        saved["watcher"] = watcher.state()
+        return self._record(row, saved, texts, next_at, outcome)
+
+    def _record(self, row: dict, saved: dict, texts: list[str], next_at: float | None, outcome: str | None):
+        outbox = self.store.record_watch_poll(row["id"], self.owner, saved, next_at, outcome, texts)
+        if outbox is False:
+            log.warning("watch %s: lease lost to another process; not posting", row["id"])
+            return []
+        assert isinstance(outbox, list)
+        for outbox_id in outbox:
+            self.deliver(outbox_id)
+        return texts
+
+
+class AutoDiagnosis:
+    """[[watch.auto]]: each entry's cluster is asked for jobs that ended badly; every job in scope is diagnosed
+    in the entry's channel once (recorded with its announcement in one transaction: never twice, across restarts
+    and processes), and jobs that ended before the entry first ran are passed over, not flooded in."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        matcher: signatures.Matcher,
+        deliver: Callable[[int], None],
+        ended: Callable[[str, Config, set[str]], list[dict]] = ended_jobs,
+        clock: Callable[[], float] = time.time,
+    ):
+        self.config, self.store, self.matcher, self.deliver = config, store, matcher, deliver
+        self.ended, self.clock = ended, clock
+        self.next_at: dict[str, float] = {}
+
+    def tick(self) -> None:
+        now = self.clock()
+        for entry in self.config.watch.auto:
+            if self.next_at.get(entry.key, 0) > now:
+                continue
+            self.next_at[entry.key] = now + seconds(entry.poll)
+            try:
+                self.look(entry)
+            except FetchError as exc:
+                log.warning("watch.auto %s: %s", entry.key, exc)
+
+    def in_scope(self, entry: AutoWatch, job: dict) -> bool:
+        return (
+            (not entry.partitions or job.get("Partition") in entry.partitions)
+            and (not entry.accounts or job.get("Account") in entry.accounts)
+            and (not entry.users or job.get("user") in entry.users)
+            and (entry.name is None or re.search(entry.name, job.get("JobName", "")) is not None)
+        )
+
+    def look(self, entry: AutoWatch) -> list[str]:
+        """One look at the entry's cluster; returns the job ids announced."""
+        started = self.store.auto_started(entry.key, self.clock())
+        seen = self.store.auto_seen(entry.key)
+        announced = []
+        for job in self.ended(entry.cluster, self.config, set(entry.states)):
+            job_id = job.get("JobId", "")
+            if not job_id or job_id in seen or not self.in_scope(entry, job):
+                continue
+            if job.get("end") is not None and job["end"] < started:
+                self.store.auto_record(entry.key, job_id, job.get("JobState", ""), None)  # before our time
+                continue
+            text = render.auto_diagnosis(job, *self._diagnose(entry, job_id))
+            outbox = self.store.auto_record(entry.key, job_id, job.get("JobState", ""), (entry.channel, text))
+            if outbox is not None:
+                self.deliver(outbox)
+                announced.append(job_id)
+        return announced
+
+    def _diagnose(self, entry: AutoWatch, job_id: str) -> tuple[signatures.Report | None, str | None]:
+        try:
+            ref = parse_job_ref(f"{entry.cluster}/{job_id}", self.config)
+            fetched = fetch_job(ref, self.config)
+        except FetchError as exc:
+            return None, str(exc)
+        try:
+            return job_report(ref, fetched, self.matcher, budget=self.config.inputs.budget()), None
+        finally:
+            fetched.cleanup()

@@ -1,0 +1,225 @@
+"""The bot's watches of jobs (bot/watching/jobs.py) on a real SQLite store and real growing files, with the
+scheduler's answer injected: each alert is recorded with the poll's state and posted once, across restarts
+and with several processes (threads here, each with its own Store connection) polling one database. The
+black-box tests against the real Slurm are in tests/test_slurm.py."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config
+from bot.fetch import JobFacts, UnknownJob
+from bot.store import Store
+from bot.watching.jobs import LOST_AFTER_POLLS, JobWatches
+from signatures import default_matcher
+
+CONFIG = Config.model_validate(
+    {
+        "clusters": {"local": {"kind": "slurm", "allow": ["*"]}},
+        "watch": {"interval": "1s", "stall_after": "1h", "idle_exit": "1h"},
+    }
+)
+OOM = (
+    "[rank2]: Traceback (most recent call last):\n"
+    '[rank2]:   File "/workspace/train.py", line 80, in <module>\n'
+    "[rank2]:     loss.backward()\n"
+    "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 has a total "
+    "capacity of 79.10 GiB of which 1.02 GiB is free.\n"
+)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Scheduler:
+    """What `scontrol show job` would say: a state and the job's log path, changed by the test."""
+
+    def __init__(self, log: Path):
+        self.log, self.state, self.unknown = log, "RUNNING", False
+
+    def __call__(self, ref, config):
+        if self.unknown:
+            raise UnknownJob(f"Slurm does not know job {ref.job_id}")
+        return JobFacts(job_id=ref.job_id, state=self.state, exit_code="0:0"), [self.log]
+
+
+def outbox_texts(store: Store) -> list[str]:
+    return [r["text"] for r in store.db.query("SELECT text FROM outbox ORDER BY id")]
+
+
+@pytest.fixture
+def setup(tmp_path):
+    log = tmp_path / "slurm-42.out"
+    log.write_text("step 1 loss 2.0\n")
+    db = tmp_path / "denpex.db"
+    clock, scheduler = Clock(), Scheduler(log)
+    return db, log, clock, scheduler
+
+
+def watches(db: Path, clock: Clock, scheduler: Scheduler) -> tuple[JobWatches, Store]:
+    store = Store(db)
+    return JobWatches(CONFIG, store, default_matcher(), deliver=lambda _id: None, status=scheduler, clock=clock), store
+
+
+def start(w: JobWatches, store: Store) -> int:
+    ref = w.resolve("42")
+    assert w.start(ref, "C1", "U1", lambda text: "111.222") == ""
+    row = store.active_watch("local", "42", "C1")
+    assert row is not None
+    return row["id"]
+
+
+def test_an_oom_then_the_end_are_said_once_each(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    start(w, store)
+    w.tick()
+    with log.open("a") as fh:
+        fh.write(OOM)
+    for _ in range(3):
+        clock.now += 2
+        w.tick()
+    scheduler.state = "FAILED"
+    clock.now += 2
+    w.tick()
+    clock.now += 2
+    w.tick()  # ended: nothing more
+    texts = outbox_texts(store)
+    assert len([t for t in texts if ":rotating_light:" in t and "CUDA out of memory" in t]) == 1, texts
+    closing = [t for t in texts if "Stopped watching" in t]
+    assert len(closing) == 1 and "ended FAILED" in closing[0] and "rank 2" in closing[0], texts
+    assert store.watches_in("C1") == []
+
+
+def test_a_restarted_bot_resumes_without_saying_anything_twice(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    start(w, store)
+    w.tick()
+    with log.open("a") as fh:
+        fh.write(OOM)
+    clock.now += 2
+    w.tick()
+    said = outbox_texts(store)
+    w2, store2 = watches(db, clock, scheduler)  # a new process on the same database
+    for _ in range(3):
+        clock.now += 2
+        w2.tick()
+    assert outbox_texts(store2) == said  # the OOM was read and said before the restart: not again
+
+
+def test_processes_polling_one_database_say_each_thing_once(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    start(w, store)
+    others = [watches(db, clock, scheduler)[0] for _ in range(4)]
+    stop = threading.Event()
+
+    def ticking(watch: JobWatches) -> None:
+        while not stop.is_set():
+            watch.tick()
+
+    threads = [threading.Thread(target=ticking, args=(o,)) for o in [w, *others]]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(20):
+            with log.open("a") as fh:
+                fh.write(f"step {i + 2} loss {1.9 - i / 100:.2f}\n")
+                if i == 10:
+                    fh.write(OOM)
+            clock.now += 1.5
+            time.sleep(0.05)
+        scheduler.state = "COMPLETED"
+        clock.now += 2
+        deadline = time.monotonic() + 20
+        while store.watches_in("C1") and time.monotonic() < deadline:
+            clock.now += 1
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(30)
+    texts = outbox_texts(store)
+    assert len([t for t in texts if "CUDA out of memory" in t and ":rotating_light:" in t]) == 1, texts
+    assert len([t for t in texts if "Stopped watching" in t]) == 1, texts
+    assert store.watches_in("C1") == []
+
+
+def test_a_job_the_scheduler_forgets_is_given_up_with_the_reason(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    start(w, store)
+    scheduler.unknown = True
+    for _ in range(LOST_AFTER_POLLS):
+        clock.now += 2
+        w.tick()
+    texts = outbox_texts(store)
+    assert texts == [t for t in texts if "Stopped watching `42`: Slurm does not know job 42" in t] and len(texts) == 1
+
+
+def test_a_job_that_already_ended_or_is_watched_already_is_answered_in_words(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    start(w, store)
+    assert "already being watched" in w.start(w.resolve("42"), "C1", "U1", lambda text: "1.2")
+    scheduler.state = "FAILED"
+    assert "already ended (FAILED)" in w.start(w.resolve("42"), "C2", "U1", lambda text: "1.2")
+    posted = []
+    assert w.stop(w.resolve("42"), "C1", "U9", lambda ts, text: posted.append((ts, text))) == ""
+    assert posted == [("111.222", ":no_bell: <@U9> stopped watching `local/42`.")]
+    assert "not being watched" in w.stop(w.resolve("42"), "C1", "U9", lambda ts, text: None)
+
+
+@pytest.mark.parametrize(
+    "entry,expected",
+    [
+        ({"cluster": "nope", "channel": "C123"}, "no cluster 'nope'"),
+        ({"cluster": "local", "channel": "general"}, "channel"),
+        ({"cluster": "local", "channel": "C123", "name": "(["}, "not a valid regex"),
+        ({"cluster": "local", "channel": "C123", "states": ["COMPLETED"]}, "states must be some of"),
+        ({"cluster": "local", "channel": "C123", "poll": "soon"}, "poll"),
+    ],
+)
+def test_bad_auto_entries_are_refused_with_the_key(entry, expected):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=expected):
+        Config.model_validate({"clusters": {"local": {"kind": "slurm"}}, "watch": {"auto": [entry]}})
+
+
+def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path):
+    from bot.watching.jobs import AutoDiagnosis
+
+    config = Config.model_validate(
+        {
+            "clusters": {"local": {"kind": "slurm", "allow": ["*"]}},
+            "watch": {"auto": [{"cluster": "local", "channel": "C123", "partitions": ["gpu"], "name": "^pre"}]},
+        }
+    )
+    clock = Clock()
+    jobs = [
+        {"JobId": "1", "JobName": "pretrain", "Partition": "gpu", "JobState": "FAILED", "end": clock.now - 60},
+        {"JobId": "2", "JobName": "pretrain", "Partition": "gpu", "JobState": "FAILED", "end": clock.now + 5},
+        {"JobId": "3", "JobName": "pretrain", "Partition": "cpu", "JobState": "FAILED", "end": clock.now + 5},
+        {"JobId": "4", "JobName": "eval", "Partition": "gpu", "JobState": "TIMEOUT", "end": clock.now + 5},
+    ]
+    store = Store(tmp_path / "denpex.db")
+    auto = AutoDiagnosis(config, store, default_matcher(), deliver=lambda _id: None, ended=lambda *a: jobs, clock=clock)
+    auto._diagnose = lambda entry, job_id: (None, "no logs here")  # type: ignore[method-assign]
+    entry = config.watch.auto[0]
+    assert auto.look(entry) == ["2"]  # 1 ended before the first look, 3 and 4 are out of scope
+    assert auto.look(entry) == []  # never twice
+    again = AutoDiagnosis(config, Store(tmp_path / "denpex.db"), default_matcher(), lambda _id: None, lambda *a: jobs)
+    again._diagnose = auto._diagnose  # type: ignore[method-assign]
+    assert again.look(entry) == []  # nor after a restart
+    assert outbox_texts(store) == [":x: `2` (pretrain, ?) ended FAILED; its logs could not be read: no logs here"]
