@@ -55,7 +55,16 @@ from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
 from ._library import Library
-from ._ranks import FATAL_EXITS, JobView, build_view, exit_code, failed_on_its_own, global_ranks, spawned_ranks
+from ._ranks import (
+    FATAL_EXITS,
+    JobView,
+    build_view,
+    exit_code,
+    failed_on_its_own,
+    global_ranks,
+    spawned_ranks,
+    task_file_ranks,
+)
 from ._refine import refine
 from ._schema import Signature
 
@@ -191,10 +200,31 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
     return any(first(x, e) for x in others if x is not e) or any(failed_on_its_own(w) and first(w, e) for w in launcher)
 
 
+_WAITED = re.compile(r"waiting for clients|clients joined|(?:timed out|timeout).{0,40}(?:rendezvous|store)", re.I)
+_WAITED_SECONDS = re.compile(r"after (\d+(?:\.\d+)?) ?s(?:econds)?\b")
+
+
+def _waited_for(e: Event, sigs: dict[str, Signature], others: list[Event]) -> bool:
+    """A rendezvous that timed out waiting for clients, while another rank failed on its own before it would have
+    joined (its error not shown to come after the wait ended): the wait is that failure's knock-on."""
+    if sigs[e.sig_id].cls != "rendezvous_failure" or not _WAITED.search(e.text):
+        return False
+    waited = _WAITED_SECONDS.search(e.text)
+    slack = float(waited.group(1)) if waited else 5.0  # its time is the last stamp above it, before the wait
+    return any(
+        x is not e
+        and sigs[x.sig_id].cls != "rendezvous_failure"
+        and x.rank != e.rank
+        and _sign_before(x, e, slack if e.time is None else 0.0)
+        for x in others
+    )
+
+
 def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
     """Return the findings (initiating first) and the launcher (wrapper) events."""
     sigs = library.by_id()
-    scan = dataclasses.replace(scan, events=spawned_ranks(global_ranks(refine(scan.events, sigs))))
+    events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
+    scan = dataclasses.replace(scan, events=events)
     events = _drop_fallbacks(scan.events, sigs)
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
     # and a knock-on or a launcher's record that every rank concerned went past (a restart that then finished)
@@ -212,6 +242,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
     teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher)]
+    teardown += [e for e in roots if e not in teardown and _waited_for(e, sigs, explicit)]
     roots = [e for e in roots if e not in teardown]
     launcher += teardown
     explicit = [e for e in explicit if e not in teardown]

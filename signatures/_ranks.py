@@ -9,6 +9,7 @@ launcher saw it. Nothing here decides; it only gathers.
 from __future__ import annotations
 
 import dataclasses
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -56,6 +57,37 @@ def global_ranks(events: list[Event]) -> list[Event]:
 
 
 SPAWN_SECTION = 200  # lines after mp.spawn's "-- Process N terminated with the following error:" that are N's
+
+
+_NUMBERED = re.compile(r"^(?P<stem>.*?)(?P<n>\d{1,5})(?P<ext>(?:\.[A-Za-z]\w{0,7})*)$")
+
+
+def numbered_sources(names: list[str]) -> dict[str, int]:
+    """Per-task files named alike but for a last number counting from 0 (srun's `-o %x-%j-%t.out`:
+    train-42-0.out, train-42-1.out, ...): source name -> that number, the task's rank. A group must hold at
+    least two files whose numbers are exactly 0..N-1, so a lone `slurm-4242.out` names no rank."""
+    groups: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for name in names:
+        m = _NUMBERED.match(name)
+        if m:
+            groups.setdefault((m["stem"], m["ext"]), []).append((int(m["n"]), name))
+    out: dict[str, int] = {}
+    for members in groups.values():
+        numbers = sorted(n for n, _ in members)
+        if len(members) >= 2 and numbers == list(range(len(numbers))):
+            out.update((name, n) for n, name in members)
+    return out
+
+
+def task_file_ranks(events: list[Event], sources: list[str]) -> list[Event]:
+    """Events with no rank in per-task files numbered by task (see numbered_sources) take the file's number."""
+    numbered = numbered_sources(sources)
+    if not numbered:
+        return events
+    return [
+        dataclasses.replace(e, rank=numbered[e.source]) if e.rank is None and e.source in numbered else e
+        for e in events
+    ]
 
 
 def spawned_ranks(events: list[Event]) -> list[Event]:

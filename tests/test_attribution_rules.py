@@ -411,3 +411,22 @@ def test_words_that_are_not_rank_names(line):
     from signatures._context import rank_and_host
 
     assert rank_and_host(line)[0] is None
+
+
+def test_per_task_files_numbered_from_0_name_their_ranks():
+    from signatures._ranks import numbered_sources
+
+    names = ["logs/llm-ft-24-0.out", "logs/llm-ft-24-1.out", "logs/llm-ft-24-2.out", "srun.log"]
+    assert numbered_sources(names) == {"logs/llm-ft-24-0.out": 0, "logs/llm-ft-24-1.out": 1, "logs/llm-ft-24-2.out": 2}
+    assert numbered_sources(["slurm-4242.out"]) == {}  # a lone number is a job id, not a rank
+    assert numbered_sources(["run-1.log", "run-2.log"]) == {}  # not counted from 0
+    assert numbered_sources(["a-0.log", "a-2.log"]) == {}  # a gap: not a complete set of tasks
+
+
+def test_a_rendezvous_that_waited_for_a_rank_that_failed_first_is_its_knock_on(matcher):
+    """srun per-task files: task 1 fails importing a stale extension; task 0 (the store) times out waiting for
+    clients 41 s later, though its traceback's only timestamp is from before the wait (blind_r8 007)."""
+    from signatures import diagnose
+
+    report = diagnose([str(CORPUS / "blind_r8" / "runs" / "007_ext_undefined_symbol")], matcher=matcher)
+    assert (report.top.signature, report.top.initiating_rank) == ("python.undefined_symbol", 1)
