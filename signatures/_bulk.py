@@ -16,6 +16,7 @@ from ._context import ZERO_DIGITS, time_of
 from ._flood import LINE_PATH, NO_LITERAL, SHAPE_CHARS, Firing, Plan, shapes_of
 from ._limits import ERRORLIKE_PER_RANK, FLOOD_BYTES, MEMO_ENTRIES, SHAPE_IDS_KEPT
 from ._lines import _ANSI, PREFIX_CHARS, RAISE_LINE, year_of
+from ._required import required
 
 if TYPE_CHECKING:
     from ._compiled import _Lazy
@@ -296,7 +297,8 @@ class BulkCounting:
             self.window_hits = (raw, {})
         known = self.window_hits[1]
         if regex not in known:
-            known[regex] = regex.hit(raw)
+            literals = required(regex.source, regex.caseless)  # one of them in every match: a substring test first
+            known[regex] = (literals is None or any(lit in raw for lit in literals)) and regex.hit(raw)
         return known[regex]
 
     def _shape_ids(self, shapes: list[bytes]) -> list[int]:

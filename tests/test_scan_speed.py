@@ -240,3 +240,45 @@ def test_lines_just_above_are_the_lines_before(count):
         rows.new_block(block, len(block), tail)
         direct.new_block(block, len(block), tail)
         assert direct.lines_just_above(ls, count) == rows.lines_before(line_no, ls, count)
+
+
+@pytest.mark.parametrize(
+    "regex,text,literals",
+    [
+        (r"(?:\._write_file\(|in _save\b)[^\n]*\nOSError: (?P<e>\S+)", "in _save x\nOSError: boom", 1),
+        (r"(?:\._write_file\(|in _save\b)[^\n]*\n(?P<e>\S+)", "in _save x\nboom", 2),
+        (r"x{0,3}abcd\d+", "xxabcd12", 1),
+        (r"hello(?i:world)", "helloWORLD", 1),
+        (r"ab(?:cd)?", "ab", None),  # nothing of 3+ characters is mandatory
+        (r"(?i)Foo bar", "FOO BAR", None),  # case-insensitive: no literal test
+        (r"a|bcd", "a", None),  # a branch without a literal
+    ],
+)
+def test_required_literals_never_rule_out_a_match(regex, text, literals):
+    from signatures._required import required
+    from signatures._schema import compile_regex
+
+    found = required(regex)
+    assert (found and len(found)) == literals if literals else found is None
+    assert compile_regex(regex).search(text)  # the text matches ...
+    assert found is None or any(lit in text.encode() for lit in found)  # ... and holds one of the literals
+
+
+def test_required_literals_hold_for_every_match_case_of_the_library(library):
+    """Every library regex that matches one of its own match cases finds one of its required literals there."""
+    from signatures._cases import case_log
+    from signatures._required import required
+    from signatures._schema import compile_regex
+
+    checked = 0
+    for sig in library.signatures:
+        for case in sig.cases:
+            if case.kind != "match":
+                continue
+            text = case_log(case)
+            for pattern in sig.patterns:
+                if compile_regex(pattern.regex, pattern.caseless).search(text):
+                    found = required(pattern.regex, pattern.caseless)
+                    assert found is None or any(lit in text for lit in found), (sig.id, pattern.regex, found)
+                    checked += found is not None
+    assert checked > 200
