@@ -43,7 +43,13 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
         "steps, and the run's end. Exits 0 when the run completed, 1 when it failed, 2 on bad "
         "input, 130 on Ctrl-C. Thresholds come from [watch] in DENPEX_CONFIG.",
     )
-    w.add_argument("paths", nargs="+", metavar="PATH", help="log files, or directories of logs")
+    w.add_argument("paths", nargs="*", metavar="PATH", help="log files, or directories of logs")
+    w.add_argument(
+        "--job",
+        metavar="REF",
+        help="a Slurm job (812345, NAME/812345) of a [clusters.*] in DENPEX_CONFIG: its logs, found by asking "
+        "the scheduler, followed until it ends (then exit 0 when it completed, 1 when it failed)",
+    )
     w.add_argument("--interval", help="how often the logs are read, e.g. 5s (default: [watch] interval)")
     w.add_argument(
         "--wait", default="0s", help="how long a PATH that does not exist yet may take to appear, e.g. 10m (default 0s)"
@@ -59,6 +65,14 @@ def add_cli(subparsers) -> argparse.ArgumentParser:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    if args.job is not None:
+        if args.paths:
+            print("denpex: watch takes either --job or PATHs, not both", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        return _watch_job(args)
+    if not args.paths:
+        print("denpex: watch needs PATHs (log files or directories) or --job REF", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         config, wait, state = _inputs(args)
         watcher = Watcher(
@@ -93,6 +107,53 @@ def cmd_watch(args: argparse.Namespace) -> int:
             if watcher.ended:
                 return EXIT_COMPLETED if watcher.outcome == "completed" else EXIT_FAILED
             time.sleep(max(0.0, interval - (time.monotonic() - started)))
+    except KeyboardInterrupt:
+        print("denpex: watch interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _watch_job(args: argparse.Namespace) -> int:
+    """`denpex watch --job REF`: the scheduler names the logs (and says when the job ended) at every look."""
+    from bot.fetch import FetchError, job_status, parse_job_ref
+    from bot.render import watch_closing
+    from bot.watching.jobs import RUNNING, WAITING, state_of
+
+    try:
+        config, _, state = _inputs(args)
+        ref = parse_job_ref(args.job, config)
+        facts, paths = job_status(ref, config)
+    except (_BadInput, ConfigError, FetchError) as exc:
+        print(f"denpex: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    matcher = signatures.cached_matcher([signatures.LIBRARY_DIR, *config.signatures.extra_dirs])
+    interval = seconds(config.watch.interval)
+    job = f"{ref.cluster}/{ref.job_id}"
+    try:
+        while True:
+            started = time.monotonic()
+            current = state_of(facts)
+            if current not in WAITING:
+                watcher = Watcher([str(p) for p in paths], config.watch, matcher, state=state)
+                for alert in watcher.poll():
+                    if not (alert.kind == "end" and current not in RUNNING):
+                        _print(alert, args.json)
+                state = watcher.state()
+                if args.state:
+                    _write_state(args.state, state)
+            if current not in WAITING | RUNNING:
+                readable = [str(p) for p in paths if os.path.isfile(p)]
+                report = signatures.diagnose(readable, matcher=matcher) if readable else None
+                closing = watch_closing(job, facts.state or current, report)
+                print(
+                    json.dumps({"kind": "job_end", "state": facts.state, "message": closing}) if args.json else closing
+                )
+                completed = current == "COMPLETED" and (report is None or report.top is None)
+                return EXIT_COMPLETED if completed else EXIT_FAILED
+            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+            try:
+                facts, paths = job_status(ref, config)
+            except FetchError as exc:  # the scheduler did not answer this time: look again
+                print(f"denpex: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
         print("denpex: watch interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

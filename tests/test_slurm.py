@@ -520,6 +520,10 @@ WATCHED_JOBS = {
 }
 
 
+# the scripts' lines after the shebang, dedented (a heredoc's terminator must start its line)
+WATCHED_JOBS = {name: "#!/bin/bash\n" + textwrap.dedent(body.split("\n", 1)[1]) for name, body in WATCHED_JOBS.items()}
+
+
 def ephemerals(fake) -> list[dict]:
     return [e["message"] for e in fake.ephemeral_messages(CHANNEL_ID)]
 
@@ -584,7 +588,7 @@ def test_watches_of_real_jobs_say_each_thing_once(watching):
     assert len(slow) == 1, texts
     texts = wait_for_text(fake, threads["stall"], "Stopped watching", 120)
     assert len([t for t in texts if ":double_vertical_bar:" in t]) == 1, texts
-    texts = wait_for_text(fake, threads["oom"], "ended", 120)
+    texts = wait_for_text(fake, threads["oom"], "ended FAILED", 120)
     assert len([t for t in texts if "CUDA out of memory" in t and ":x:" in t]) == 1, texts
     assert len([t for t in texts if ":rotating_light:" in t]) <= 1, texts
     texts = wait_for_text(fake, threads["completes"], "completed. Stopped watching", 120)
@@ -661,3 +665,36 @@ def test_auto_diagnoses_each_failed_job_in_scope_once(slurm_jobs, tmp_path):
         finally:
             bot.stop()
         assert len(channel_posts(fake, f"`{mine}`")) == 1
+
+
+def test_the_cli_watches_a_job_until_it_ends(slurm_jobs, tmp_path):
+    """`denpex watch --job`: alerts as they happen, a closing line, exit 0 for a clean end and 1 for a failure."""
+    config = tmp_path / "denpex.toml"
+    config.write_text(MINIMAL_CONFIG + '\n[watch]\ninterval = "1s"\nstall_after = "1h"\n')
+    work = tmp_path / "jobs"
+    work.mkdir()
+    jobs = {name: submit(work, f"cli-{name}", WATCHED_JOBS[name]) for name in ("oom", "completes")}
+    env = {**os.environ, "DENPEX_CONFIG": str(config)}
+    procs = {
+        name: subprocess.Popen(
+            [*_denpex(), "watch", "--job", job], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+        for name, job in jobs.items()
+    }
+    out = {}
+    try:
+        for name, proc in procs.items():
+            stdout, stderr = proc.communicate(timeout=120)
+            out[name] = (proc.returncode, stdout.decode(), stderr.decode())
+    finally:
+        for proc in procs.values():
+            proc.kill()
+    code, stdout, stderr = out["oom"]
+    assert code == 1, (stdout, stderr)
+    assert stdout.count("CUDA out of memory") >= 1 and f"local/{jobs['oom']}` ended FAILED" in stdout, stdout
+    code, stdout, stderr = out["completes"]
+    assert code == 0 and f"local/{jobs['completes']}` completed" in stdout, (stdout, stderr)
+    both = subprocess.run([*_denpex(), "watch", "--job", "1", "x.log"], capture_output=True, env=env, timeout=60)
+    assert both.returncode == 2 and b"either --job or PATHs" in both.stderr
+    unknown = subprocess.run([*_denpex(), "watch", "--job", "999999"], capture_output=True, env=env, timeout=60)
+    assert unknown.returncode == 2 and b"does not know job 999999" in unknown.stderr
