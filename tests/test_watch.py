@@ -497,8 +497,9 @@ def test_add_cli_registers_the_watch_subcommand():
     args = parser.parse_args(["watch", "a.log", "logs/", "--interval", "2s", "--json", "--wait", "1m"])
     assert args.func is cmd_watch and args.paths == ["a.log", "logs/"]
     assert (args.interval, args.json, args.wait, args.state) == ("2s", True, "1m", None)
-    with pytest.raises(SystemExit):
-        parser.parse_args(["watch"])  # a path is required
+    assert parser.parse_args(["watch", "--job", "local/42"]).job == "local/42"
+    bare = parser.parse_args(["watch"])  # neither PATHs nor --job: refused by cmd_watch, with the reason
+    assert cmd_watch(bare) == 2
 
 
 def test_denpex_watch_is_wired_into_the_cli():
