@@ -84,6 +84,15 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
         )
     if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
         return Verdict(GONE, verdict_detail("completed", facts=facts.line()), rerun)
+    # progress, not state: gone once the rerun trained past the step where the original failed
+    before_step, step = original.stats.last_step, rerun.stats.last_step
+    if before_step is not None and step is not None:
+        if step > before_step:
+            return Verdict(GONE, verdict_detail("trained_past", step=step, before=before_step), rerun)
+        if state in RUNNING:
+            return Verdict(
+                NOT_YET, verdict_detail("running_steps", state=state.lower(), step=step, before=before_step), rerun
+            )
     sig = library.by_id().get(sig_id) if sig_id else None
     if sig is not None and sig.absence is not None:
         # a hang is only cleared by what it never reached: a save that completed after the fix

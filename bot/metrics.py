@@ -56,6 +56,9 @@ class Metrics:
             registry=r,
         )
         self.followups_due = Gauge("denpex_followups_due", "Follow-up checks due now", registry=r)
+        self.watches_overdue = Gauge(
+            "denpex_watches_overdue", "Job watches due for longer than three intervals (see /healthz)", registry=r
+        )
         self.followups_overdue = Gauge(
             "denpex_followups_overdue", "Follow-up checks due for longer than three ticks", registry=r
         )

@@ -631,7 +631,10 @@ VERDICT_DETAILS = {
     "save_completed": "a checkpoint save started and completed in the rerun, and the hang did not recur",
     "ran_past": "the rerun has run {elapsed}, past the {before} at which the original failed, and the signature did "
     "not fire",
+    "trained_past": "the rerun's training reached step {step}, past step {before} where the original failed, and "
+    "the signature did not fire",
     "running": "the rerun is {state} ({facts}) and has not yet passed the point where the original failed",
+    "running_steps": "the rerun is {state} at step {step}; the original failed after step {before}",
     "other_failure": "the signature did not fire, but the rerun ended {state} with another failure: {title} "
     "(`{signature}`)",
     "ended_early": "the rerun ended {state} before the point where the original failed, so this proves nothing yet",

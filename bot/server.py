@@ -123,6 +123,13 @@ def health_state(app: DenpexApp, store: Store) -> dict:
         behind = since > 3 * interval + 5
         status["followups"] = f"behind: no tick for {since:.0f} s" if behind else "ok"
         status["ok"] = status["ok"] and not behind
+        watches = getattr(app, "watches", None)
+        if watches is not None:  # a watch waits at most an interval and a tick; three of those is falling behind
+            late = time.time() - 3 * (watches.interval + interval) - 5
+            overdue = store.overdue_watches(late)
+            app.metrics.watches_overdue.set(overdue)
+            status["watches"] = f"behind: {overdue} watch(es) not looked at in time" if overdue else "ok"
+            status["ok"] = status["ok"] and not overdue
     return status
 
 

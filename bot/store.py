@@ -735,6 +735,13 @@ class Store:
                 )
             ]
 
+    def overdue_watches(self, due_before: float) -> int:
+        """How many watches fell due before `due_before` and have not been looked at since."""
+        with self._read_lock:
+            return self.reader.execute(
+                "SELECT count(*) FROM watches WHERE status = 'watching' AND next_at < ?", [due_before]
+            ).fetchone()[0]
+
     def claim_watch(self, watch_id: int, owner: str, at: float, lease_s: float) -> bool:
         """Take the watch's next poll for `lease_s` seconds: of several processes, exactly one gets it."""
         with self._lock:

@@ -133,6 +133,7 @@ class Stats(_Part):
     skipped: list[str]
     completed: dict[str, int]  # absence signatures whose awaited completion was seen, and how often
     seconds: float
+    last_step: int | None = None  # the highest training step the logs showed (from the sampled progress lines)
 
 
 class Stuck(_Part):

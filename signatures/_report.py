@@ -175,6 +175,7 @@ def build_report(
             skipped=scan.skipped,
             completed=scan.completed,
             seconds=round(seconds, 3),
+            last_step=max((step for _, step, _ in scan.progress.values() if step is not None), default=None),
         ),
         unrecognised_hint=unrecognised_hint(unrecognised),
         flight_recorder=FlightRecorder.model_validate(recorder) if recorder else None,

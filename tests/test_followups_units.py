@@ -154,3 +154,27 @@ def test_a_delivery_that_reached_slack_before_its_process_died_is_not_posted_aga
     slack.chat_postMessage(channel="C1", thread_ts="1.0", text=":white_check_mark: Gone")  # ...and posted: then died
     FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics()).deliver()
     assert len(slack.posted) == 1
+
+
+def steps(first: int, last: int, tail: str = "") -> str:
+    return "".join(f"step {s} loss {3 - s / 1000:.3f}\n" for s in range(first, last + 1)) + tail
+
+
+@pytest.mark.parametrize(
+    "rerun,facts,expected,detail",
+    [
+        # still running, not yet past the step where the original failed: not yet, whatever the time it ran
+        (steps(1, 150), JobFacts("2", state="RUNNING", elapsed="09:00:00"), NOT_YET, "at step 150"),
+        # past it, still running, and the OOM did not come back: gone
+        (steps(1, 250), JobFacts("2", state="RUNNING", elapsed="00:01:00"), GONE, "reached step 250, past step 200"),
+        # past it, and the OOM came back later: back
+        (steps(1, 250, OOM), JobFacts("2", state="FAILED", exit_code="1:0"), BACK, "fired again"),
+        # ended before the point, another way: proves nothing
+        (steps(1, 50), JobFacts("2", state="CANCELLED"), INCONCLUSIVE, "before the point"),
+    ],
+)
+def test_verdicts_judge_the_reruns_progress_not_its_state(rerun, facts, expected, detail):
+    original = report(steps(1, 200, OOM), elapsed="00:10:00")
+    assert original.stats.last_step == 200
+    verdict = judge(original, report(rerun), facts, LIBRARY)
+    assert verdict.verdict == expected and detail in verdict.detail, verdict.detail

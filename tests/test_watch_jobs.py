@@ -223,3 +223,24 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
     again._diagnose = auto._diagnose  # type: ignore[method-assign]
     assert again.look(entry) == []  # nor after a restart
     assert outbox_texts(store) == [":x: `2` (pretrain, ?) ended FAILED; its logs could not be read: no logs here"]
+
+
+def test_healthz_says_when_watches_fall_behind(setup):
+    from types import SimpleNamespace
+
+    from bot.metrics import Metrics
+    from bot.server import health_state
+
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    app = SimpleNamespace(
+        followups=SimpleNamespace(scheduler=object(), config=CONFIG, last_tick=time.time(), started_at=time.time()),
+        watches=w,
+        metrics=Metrics(),
+    )
+    store.add_watch("local", "42", "C1", "1.2", "U1", time.time())
+    assert health_state(app, store)["watches"] == "ok"  # due now: not late
+    store.add_watch("local", "43", "C1", "1.3", "U1", time.time() - 600)  # due ten minutes ago, never looked at
+    state = health_state(app, store)
+    assert state["ok"] is False and state["watches"] == "behind: 1 watch(es) not looked at in time"
+    assert app.metrics.watches_overdue._value.get() == 1
