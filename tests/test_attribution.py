@@ -19,6 +19,7 @@ def test_earliest_root_across_ranks_wins_and_collateral_is_grouped(rules_matcher
         ),
     )
     d = report.top
+    assert d is not None
     assert d.signature == "test.boom"
     assert d.initiating_rank == 3
     assert d.values["what"] == "rank three broke"
@@ -41,6 +42,7 @@ def test_collateral_alone_becomes_the_diagnosis(rules_matcher):
         ),
     )
     d = report.top
+    assert d is not None
     assert d.signature == "test.timeout"
     assert d.role == "collateral"
     assert d.values["timeout_ms"] == "600000"
@@ -58,6 +60,7 @@ def test_every_rank_failing_alike_has_no_initiating_rank(rules_matcher):
     """,
         ),
     )
+    assert report.top is not None
     assert report.top.initiating_rank is None
     assert report.top.ranks == [0, 1]
 
@@ -76,6 +79,7 @@ def test_peer_blame_points_at_the_silent_rank(rules_matcher):
     """,
         ),
     )
+    assert report.top is not None
     assert report.top.initiating_rank == 1
 
 
@@ -91,6 +95,7 @@ def test_specific_beats_fallback_on_the_same_rank(rules_matcher):
         ),
     )
     d = report.top
+    assert d is not None
     assert d.signature == "test.specific"
     assert d.initiating_rank == 2
 
@@ -108,6 +113,7 @@ def test_priority_decides_within_a_burst(rules_matcher):
         ),
     )
     d = report.top
+    assert d is not None
     assert d.signature == "test.specific"
     assert [e.kind for e in d.evidence].count("related") == 1
 
@@ -120,6 +126,7 @@ def test_timestamps_order_sources(rules_matcher):
         ("rank2.log", "2026-11-30 12:00:00,000 step 1 loss 0.5\n"),
     )
     d = report.top
+    assert d is not None
     assert d.initiating_rank == 1  # rank from the file name, order from the timestamps
     assert d.first_seen.time == "2026-11-30T12:00:01.000Z"
 
@@ -174,6 +181,7 @@ def test_the_launcher_names_the_rank_when_the_error_line_does_not(rules_matcher)
     """,
         ),
     )
+    assert report.top is not None
     assert report.top.initiating_rank is None  # the fixture library has no launcher signature
 
     from signatures import default_matcher
@@ -189,5 +197,6 @@ def test_the_launcher_names_the_rank_when_the_error_line_does_not(rules_matcher)
     """,
         ),
     )
+    assert report.top is not None
     assert report.top.class_ == "dependency_abi_mismatch"
     assert report.top.initiating_rank == 2

@@ -5,8 +5,7 @@ from helpers import run
 
 
 def report_of(matcher, text: str) -> dict:
-    report = run(matcher, ("console.log", text))
-    return report.to_json() if hasattr(report, "to_json") else report
+    return run(matcher, ("console.log", text)).to_json()
 
 
 def top(report: dict) -> dict:

@@ -36,6 +36,7 @@ def test_the_silent_rank_is_the_one_missing_from_the_timeouts(matcher):
     )
     report = run(matcher, ("train.log", log))
     a = attribution(report)
+    assert report.top is not None
     assert (a.rank, a.rule) == (2, "silent_rank") and report.top.class_ == "nccl_timeout"
 
 
@@ -80,6 +81,7 @@ W1203 08:20:01.000000 100 torch/distributed/elastic/multiprocessing/api.py:897] 
 E1203 08:20:02.000000 100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 2 (pid: 13) of binary: /usr/bin/python3"""
     report = run(matcher, ("console.log", log))
     d = report.top
+    assert d is not None
     a = attribution(report)
     assert (d.class_, a.rank, a.rule, d.action) == ("host_oom_killed", 2, "launcher_exit", "fix_and_restart")
     assert any("dmesg" in c or "--log-dir" in c for c in d.checklist + [d.fix])
@@ -88,6 +90,7 @@ E1203 08:20:02.000000 100 torch/distributed/elastic/multiprocessing/api.py:869] 
 def test_only_the_launcher_saw_it_exit_code_one(matcher):
     report = run(matcher, ("console.log", "srun: error: node17: task 3: Exited with exit code 1"))
     a = attribution(report)
+    assert report.top is not None
     assert (report.top.class_, a.rank, a.confidence) == ("python_exception_other", 3, "low")
 
 
@@ -96,12 +99,14 @@ def test_srun_cancelling_the_step_is_teardown_not_preemption(matcher):
 slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 ***
 srun: error: node17: task 1: Terminated"""
     report = run(matcher, ("slurm-1234.out", log))
+    assert report.top is not None
     assert report.top.class_ != "preemption_sigterm" and report.top.initiating_rank == 0
 
 
 def test_a_real_preemption_is_still_one(matcher):
     log = "slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 DUE TO PREEMPTION ***"
     report = run(matcher, ("slurm-1234.out", log))
+    assert report.top is not None
     assert report.top.class_ == "preemption_sigterm" and report.top.action == "restart"
 
 
@@ -135,6 +140,7 @@ def test_the_report_says_whether_to_requeue(matcher):
         matcher, ("rank3.log", "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.")
     )
     d = report.top
+    assert d is not None
     assert d.action == "fix_and_restart" and d.action_reason
 
 
@@ -154,6 +160,7 @@ def test_an_unrecognised_failure_still_names_the_first_rank_and_a_family(matcher
     report = run(matcher, ("console.log", log))
     assert report.diagnoses == [] and report.unrecognised
     hint = report.unrecognised_hint
+    assert hint is not None
     assert hint.rank == 2 and hint.family == "data" and hint.confidence == "low"
 
 
@@ -162,6 +169,7 @@ def test_collateral_counts_every_line_not_only_the_kept_ones(matcher):
     oom = "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
     timeouts = [f"[rank{r}]:" + WATCHDOG.format(r=r) for _ in range(30) for r in range(64) if r != 5]
     report = run(matcher, ("train.log", "\n".join([oom] + timeouts)))
+    assert report.top is not None
     assert report.top.class_ == "cuda_oom"
     watchdog = [c for c in report.top.collateral if c.signature == "nccl.watchdog_collective_timeout"]
     assert watchdog and watchdog[0].count == len(timeouts)
@@ -181,6 +189,7 @@ def test_mp_spawn_names_the_process_whose_traceback_follows(matcher):
     )
     report = run(matcher, ("train.log", log))
     a = attribution(report)
+    assert report.top is not None
     assert (report.top.initiating_rank, a.rule) == (2, "explicit_root")  # the lines under the header are its
 
 
@@ -211,6 +220,7 @@ def test_two_agents_local_ranks_are_read_as_global_and_the_first_to_fail_named(m
     global ranks for the same pids, and rank 1 failed 20 s before rank 0 timed out waiting for it."""
     report = run(matcher, ("console.log", TWO_NODES))
     a = attribution(report)
+    assert report.top is not None
     assert report.top.class_ == "dependency_abi_mismatch"
     assert (a.rank, a.rule, a.confidence) == (1, "recovered_rank", "low")
     assert "20 s before rank 0" in a.model_dump_json()
@@ -255,6 +265,7 @@ def test_an_exception_in_a_thread_belongs_to_the_rank_that_reported_no_knock_on(
     )
     report = run(matcher, ("console.log", log))
     a = attribution(report)
+    assert report.top is not None
     assert report.top.signature == "python.uncaught_exception"
     assert (a.rank, a.rule) == (1, "recovered_rank")
 
@@ -308,6 +319,7 @@ def test_a_step_cancel_after_a_task_failed_is_teardown_even_without_timestamps(m
     """srun --kill-on-bad-exit: "task 2: Exited with exit code 1", then "*** STEP 6.0 ... CANCELLED"; the task's
     own file has no timestamps, so only the kind of cancel (a step, not the job) says which came first."""
     report = _diagnose_run(matcher, "008_srun_kill_on_bad_exit_shape", ".")
+    assert report.top is not None
     assert (report.top.class_, report.top.initiating_rank) == ("shape_mismatch", 2)
     assert "preemption_sigterm" not in [d.class_ for d in report.diagnoses]
 
@@ -316,13 +328,16 @@ def test_one_ranks_first_sign_names_it_when_every_rank_then_fails_alike(matcher)
     """Every rank raises the same non-finite grad-norm error; only rank 1 logged loss=inf first."""
     report = _diagnose_run(matcher, "011_nan_grad_norm", "logs", "slurm-9.out")
     a = attribution(report)
+    assert report.top is not None
     assert (report.top.class_, a.rank, a.rule) == ("nan_inf_loss", 1, "first_sign")
+    assert a.reasons[0].source is not None
     assert "loss=inf" in a.reasons[0].text and a.reasons[0].source.endswith("rank1.log")
 
 
 def test_a_mismatch_only_one_rank_reported_names_that_rank(matcher):
     report = _diagnose_run(matcher, "005_allreduce_shape_mismatch", "srun.log")
     a = attribution(report)
+    assert report.top is not None
     assert (report.top.signature, a.rank, a.rule, a.confidence) == (
         "gloo.received_size_mismatch",
         1,
@@ -334,6 +349,7 @@ def test_a_mismatch_only_one_rank_reported_names_that_rank(matcher):
 def test_a_rank_killed_by_a_signal_beats_its_peers_lost_connections(matcher):
     """Console only: torchrun saw rank 2 end with SIGKILL; ranks 1 and 3 report "Connection closed by peer"."""
     report = _diagnose_run(matcher, "002_oom_killed_console_only", "console.log")
+    assert report.top is not None
     assert (report.top.class_, report.top.initiating_rank) == ("host_oom_killed", 2)
 
 
@@ -371,18 +387,20 @@ def test_a_job_that_did_not_go_past_its_errors_still_failed(matcher):
     text = (R7 / "019_healthy_restart" / "stdout_stderr.log").read_text()
     cut = text[: text.index("restart #1")]
     report = run(matcher, ("console.log", cut[: cut.rindex("\n") + 1]))
-    assert report.outcome == "diagnosed" and report.top.initiating_rank == 1
+    assert report.outcome == "diagnosed" and report.top is not None and report.top.initiating_rank == 1
 
 
 def test_a_first_sign_in_progress_bar_segments_goes_by_their_order(matcher):
     """tqdm bars of three ranks rewritten with \\r on one line: rank 1's loss=nan comes first."""
     report = _diagnose_r7(matcher, "012_tqdm_nan", "train_console.log")
     a = attribution(report)
+    assert report.top is not None
     assert (report.top.class_, a.rank, a.rule) == ("nan_inf_loss", 1, "first_sign")
 
 
 def test_a_corrupt_torch_save_file_in_a_dataloader_is_data_not_a_checkpoint(matcher):
     report = _diagnose_r7(matcher, "007_dataloader_corrupt", "run.log")
+    assert report.top is not None
     assert (report.top.signature, report.top.class_, report.top.initiating_rank) == (
         "data.corrupt_tensor_file",
         "tokenizer_or_data_error",
@@ -392,6 +410,7 @@ def test_a_corrupt_torch_save_file_in_a_dataloader_is_data_not_a_checkpoint(matc
 
 def test_ctrl_c_in_one_ranks_terminal_is_that_rank_being_stopped(matcher):
     report = _diagnose_r7(matcher, "017_tmux_ctrl_c", "pane_rank0.txt", "pane_rank1.txt", "pane_rank2.txt")
+    assert report.top is not None
     assert (report.top.signature, report.top.initiating_rank) == ("python.keyboard_interrupt", 1)
 
 
@@ -429,4 +448,5 @@ def test_a_rendezvous_that_waited_for_a_rank_that_failed_first_is_its_knock_on(m
     from signatures import diagnose
 
     report = diagnose([str(CORPUS / "blind_r8" / "runs" / "007_ext_undefined_symbol")], matcher=matcher)
+    assert report.top is not None
     assert (report.top.signature, report.top.initiating_rank) == ("python.undefined_symbol", 1)

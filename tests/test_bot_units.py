@@ -183,7 +183,8 @@ def test_incident_actions_and_checklist(tmp_path):
     iid = store.open_incident("C1", "1.000", None, "x.log", "file:abc", report, "U1")
     store.record_action(iid, "U2", "acknowledge", status="acknowledged")
     store.set_checklist(iid, {0, 2}, 4, "U2")
-    assert store.incident(iid).status == "acknowledged"
+    incident = store.incident(iid)
+    assert incident is not None and incident.status == "acknowledged"
     assert [a["action"] for a in store.actions(iid)] == ["acknowledge"]
     assert store.checklist(iid) == {0, 2}
 
@@ -246,9 +247,12 @@ def test_a_lost_lease_writes_nothing_and_says_so(tmp_path):
     _time.sleep(0.05)  # a's lease runs out; b takes the check over
     assert store.claim_followup(fid, "b", _time.time(), 60)
     assert store.record_check(fid, "a", "gone", "late", None, None) is False
-    assert store.followup(fid)["status"] == "scheduled"
+    followup = store.followup(fid)
+    assert followup is not None and followup["status"] == "scheduled"
     assert store.record_check(fid, "b", "gone", "ok", None, None) is True
-    assert store.followup(fid)["status"] == "done" and store.incident(iid).status == "resolved"
+    followup, incident = store.followup(fid), store.incident(iid)
+    assert followup is not None and followup["status"] == "done"
+    assert incident is not None and incident.status == "resolved"
 
 
 SERVE_ON_TWO_ADDRESSES = """

@@ -15,9 +15,9 @@ LOGS = sorted(CORPUS.glob("*.log")) + sorted((TESTS / "realworld" / "blind_c3" /
 
 
 def _stable(report: Report) -> str:
-    report = report.to_json()
-    report["stats"].pop("seconds", None)
-    return json.dumps(report, sort_keys=True)
+    data = report.to_json()
+    data["stats"].pop("seconds", None)
+    return json.dumps(data, sort_keys=True)
 
 
 def _diagnose_path(path: Path) -> str:

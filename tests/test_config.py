@@ -3,6 +3,7 @@
 import os
 import shutil
 import tomllib
+from typing import get_args
 
 import pytest
 from conftest import ROOT, RULES_LIBRARY, denpex_cmd
@@ -27,11 +28,13 @@ def test_example_config_is_valid_and_documents_every_key():
     assert {"signatures", "bot", "followups", "inputs", "watch"} <= set(sections)
     for section in sections:
         assert f"[{section}]" in text, section
-        for key in Config.model_fields[section].annotation.model_fields:
+        section_model = Config.model_fields[section].annotation
+        assert section_model is not None
+        for key in section_model.model_fields:
             assert key in data[section], f"{section}.{key} missing from the example config"
     examples = {c.kind: name for name, c in config.clusters.items()}
     for model in (SlurmCluster, KubernetesCluster, RayCluster, PathsCluster):
-        kind = model.model_fields["kind"].annotation.__args__[0]
+        kind = get_args(model.model_fields["kind"].annotation)[0]  # Literal["slurm"] -> "slurm"
         assert kind in examples, f"no example [clusters.*] of kind {kind}"
         for key in model.model_fields:
             assert key in data["clusters"][examples[kind]], f"clusters.{examples[kind]}.{key} is not documented"

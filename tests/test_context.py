@@ -125,7 +125,12 @@ def test_time_is_none_beyond_the_lookback_and_lines_are_not_read_again(monkeypat
 
     decoded = []
     decode = _context._decode
-    monkeypatch.setattr(_context, "_decode", lambda raw: decoded.append(raw) or decode(raw))
+
+    def recorded_decode(raw):
+        decoded.append(raw)
+        return decode(raw)
+
+    monkeypatch.setattr(_context, "_decode", recorded_decode)
     data = block(
         ["2026-11-30 12:00:00,000 INFO start"]
         + [f"line {i}" for i in range(100)]

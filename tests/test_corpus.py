@@ -5,7 +5,7 @@ import json
 import pytest
 from conftest import CORPUS
 
-from signatures import diagnose
+from signatures import Collateral, diagnose
 
 ROWS = [json.loads(line) for line in (CORPUS / "labels.jsonl").read_text().splitlines()]
 
@@ -18,11 +18,12 @@ def test_corpus_log(matcher, row):
         return
     assert report.diagnoses, f"no diagnosis; unrecognised: {report.unrecognised}"
     top = report.top
+    assert top is not None
     assert top.class_ == row["class"], f"{top.signature} ({top.class_}) at {top.first_seen}"
     assert top.initiating_rank == row["initiating_rank"]
     if row["has_collateral"]:
         # grouped under the cause; or, when the peers' reports are the diagnosis, they are its other ranks
-        others = top.collateral or [r for r in top.ranks if r != top.initiating_rank]
+        others: list[Collateral] | list[int] = top.collateral or [r for r in top.ranks if r != top.initiating_rank]
         assert others, "the knock-on failures on other ranks should be grouped"
     key_text = row["key_line"].strip()
     texts = [t.strip() for e in top.evidence for t in [e.text, *(e.context or []), *(e.context_after or [])]]

@@ -104,10 +104,11 @@ def test_a_paste_is_scanned_recorded_and_masked(tmp_path):
     scanned = svc.scan_paste(OOM.replace("GiB.", f"GiB. token={secret}").encode(), Progress())
     assert secret in repr(scanned.to_json())
     report = svc.finished(scanned, ["a note"], 0.1)
-    assert report.top.signature == "cuda.out_of_memory" and report.notes == ["a note"]
+    assert report.top is not None and report.top.signature == "cuda.out_of_memory" and report.notes == ["a note"]
     assert secret not in repr(report.to_json())  # masked before anything stores or posts it
     incident_id = svc.open_incident(report, ("C1", "1.0"), None, "pasted log", "text:fp", "U1", None, 0.1)
-    assert svc.store.find_incident("text:fp").id == incident_id
+    incident = svc.store.find_incident("text:fp")
+    assert incident is not None and incident.id == incident_id
 
 
 def test_a_job_is_fetched_and_scanned_with_its_facts(tmp_path):
@@ -115,7 +116,8 @@ def test_a_job_is_fetched_and_scanned_with_its_facts(tmp_path):
     progress = Progress()
     report = svc.scan_job(svc.job_for("812345", "U1", lambda group: []), progress)
     assert progress.phases == ["Fetching logs of", "Diagnosing"]
-    assert report.top.signature == "cuda.out_of_memory" and report.job.cluster == "hpc"
+    assert report.top is not None and report.top.signature == "cuda.out_of_memory"
+    assert report.job is not None and report.job.cluster == "hpc"
 
 
 def test_a_download_is_scanned_and_fingerprinted_by_its_content(tmp_path):
@@ -128,5 +130,5 @@ def test_a_download_is_scanned_and_fingerprinted_by_its_content(tmp_path):
     got = svc.scan_download("https://slack.com/files/x.log", "x.log", progress)
     again = svc.scan_download("https://slack.com/files/x.log", "x.log", progress)
     assert progress.phases[:2] == ["Downloading", "Diagnosing"]
-    assert got.report.top.signature == "cuda.out_of_memory"
+    assert got.report.top is not None and got.report.top.signature == "cuda.out_of_memory"
     assert got.fingerprint == again.fingerprint and got.fingerprint.startswith("file:")

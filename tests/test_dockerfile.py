@@ -68,11 +68,18 @@ def test_dependencies_install_from_the_hashed_lock_only():
         )
 
 
+def normalised_name(requirement: str) -> str:
+    """The package name a requirement or lock entry starts with, lower case, runs of -_. as one -."""
+    name = re.match(r"[A-Za-z0-9._-]+", requirement)
+    assert name is not None, requirement
+    return re.sub(r"[-_.]+", "-", name.group()).lower()
+
+
 def lock_entries(name: str) -> dict[str, str]:
     """{normalised package name: its whole entry, continuation lines joined}."""
     text = re.sub(r"\\\n\s*", " ", (ROOT / name).read_text())
     entries = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return {re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", e).group()).lower(): e for e in entries}
+    return {normalised_name(e): e for e in entries}
 
 
 def test_every_lock_entry_is_pinned_with_hashes():
@@ -88,7 +95,7 @@ def test_every_lock_entry_is_pinned_with_hashes():
 def test_the_lock_covers_the_project_and_its_build():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     wanted = project["project"]["dependencies"] + project["build-system"]["requires"]
-    names = {re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", w).group()).lower() for w in wanted}
+    names = {normalised_name(w) for w in wanted}
     assert names <= lock_entries("requirements.lock").keys()
 
 

@@ -44,6 +44,7 @@ def test_kill_9_mid_fetch_the_next_start_answers_in_the_same_message(fake, tmp_p
             return db.execute("SELECT answer_ts FROM requests").fetchone() == (progress.response["ts"],)
 
     fake.wait_for(recorded, timeout=5)  # the message is tied to the request (microseconds after posting it)
+    assert bot.proc is not None
     bot.proc.send_signal(signal.SIGKILL)  # mid-fetch: the scheduler has not answered yet
     bot.proc.wait(10)
     bot.log.close()
@@ -80,6 +81,7 @@ def test_kill_9_mid_upload_and_slacks_retry_get_one_answer(fake, tmp_path):
     }
     sent = driver.event(event)
     assert sent.status_code == 200
+    assert bot.proc is not None
     bot.proc.send_signal(signal.SIGKILL)  # before (or while) it answers
     bot.proc.wait(10)
     bot.log.close()
@@ -100,6 +102,7 @@ def test_sigterm_lets_running_work_finish_and_hands_the_queue_to_the_next_start(
     for n in range(3):
         assert driver.command(f"diagnose {5000 + n}").status_code == 200
     fake.wait_for(lambda: len(fake.calls_to("chat.postMessage")) == 3, timeout=10)
+    assert bot.proc is not None
     started = time.monotonic()
     bot.proc.send_signal(signal.SIGTERM)
     assert bot.proc.wait(30) == 0 and time.monotonic() - started < 12

@@ -118,6 +118,7 @@ def test_rate_limited_with_an_http_date():
     api = api_for(answer(429, headers={"Retry-After": when}))
     with pytest.raises(RateLimited) as err:
         api.get_json("/x", what="reading x")
+    assert err.value.retry_after is not None
     assert 100 < err.value.retry_after <= 120
 
 
@@ -231,8 +232,13 @@ def test_the_budget_bounds_each_requests_timeout():
 
 
 def test_a_spent_budget_asks_nothing(tmp_path):
-    calls = []
-    api = api_for(lambda request: calls.append(request) or httpx.Response(200, json={}), seconds=30.0)
+    calls: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request)
+        return httpx.Response(200, json={})
+
+    api = api_for(handler, seconds=30.0)
     api.budget.deadline = time.monotonic() - 1
     with pytest.raises(FetchTimeout):
         api.get_json("/x", what="reading x")
@@ -273,18 +279,19 @@ def test_get_tail_errors_remove_the_file(tmp_path):
 
         return httpx.Response(200, content=body())
 
-    with pytest.raises(Unreachable) as err:
+    with pytest.raises(Unreachable) as reset:
         api_for(broken).get_tail("/log", dest, 1000, what="reading the log")
-    assert "ReadError" in str(err.value) and not dest.exists()
+    assert "ReadError" in str(reset.value) and not dest.exists()
 
 
 def test_get_tail_stops_when_the_budget_runs_out_mid_stream(tmp_path):
     dest = tmp_path / "tail.log"
-    api = None
+    api: JsonApi | None = None
 
     def handler(request):
         def body():
             yield b"first chunk\n"
+            assert api is not None  # assigned below, before the request streams
             api.budget.deadline = time.monotonic() - 1  # the clock runs out while the body streams
             yield b"second chunk\n"
             yield b"never read\n"

@@ -774,6 +774,7 @@ def test_through_fetch_job_and_diagnose_job():
         result.cleanup()
         report = diagnose_job("k8s/team-a/llama", config, http=client)
     assert report.diagnoses[0].class_ == "host_oom_killed"
+    assert report.job is not None
     assert report.job.exit_code == "137"
     assert report.job.logs[0].name.endswith("(previous).log")
     json.dumps(report.to_json())

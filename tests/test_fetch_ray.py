@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import httpx
 import pytest
 
@@ -61,7 +63,7 @@ class FakeDashboard:
         self.logs = logs
         self.logs_status = logs_status
         self.requests: list[httpx.Request] = []
-        self.override = None
+        self.override: Callable[[httpx.Request], httpx.Response] | None = None
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)

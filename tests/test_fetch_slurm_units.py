@@ -32,7 +32,7 @@ def runner_for(responses: dict):
                 return result
         raise AssertionError(args)
 
-    run.calls = calls
+    run.calls = calls  # type: ignore[attr-defined]  # the tests read the argument lists back from the runner
     return run
 
 

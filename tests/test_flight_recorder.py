@@ -15,7 +15,9 @@ RUN = CORPUS / "blind_r1" / "runs" / "003_silent_fifo_hang"
 def test_the_dumps_name_the_rank_that_never_joined():
     report = diagnose([str(RUN / "console.log"), str(RUN / "flight_recorder")])
     fr = report.flight_recorder
+    assert fr is not None
     assert fr.ranks_present == [0, 1, 2, 3] and fr.ranks_missing == []
+    assert fr.stuck is not None
     assert fr.stuck.not_joined == [3] and fr.stuck.waiting == [0, 1, 2]
     a = report.diagnoses[0].attribution
     assert (a.rank, a.rule, a.confidence) == (3, "flight_recorder", "high")
@@ -64,6 +66,7 @@ def test_a_size_mismatch_at_the_same_collective(tmp_path):
     for rank in range(4):
         _dump(tmp_path / f"trace_{rank}", rank, [10, 20, 33 if rank == 1 else 30])
     report = diagnose([str(tmp_path)])
+    assert report.flight_recorder is not None and report.flight_recorder.mismatch is not None
     assert report.flight_recorder.mismatch.odd == [1] and report.flight_recorder.mismatch.seq == 3
 
 

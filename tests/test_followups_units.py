@@ -1,7 +1,10 @@
 """Follow-up verdicts and durations, without a scheduler."""
 
+from typing import cast
+
 import pytest
 from conftest import RULES_LIBRARY as RULES
+from slack_sdk import WebClient
 
 import signatures
 from bot.config import Config, seconds
@@ -101,9 +104,9 @@ def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
     assert report.diagnoses[0].signature == "site.boom"
     store = Store(tmp_path / "d.db")
     incident = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1", "hpc/1")
-    _, first, interval, window = FollowUps(Config(), store, None, matcher, Metrics()).schedule(
-        incident, "hpc/2", "U1", ""
-    )
+    # schedule() posts nothing: no Slack client
+    followups = FollowUps(Config(), store, None, matcher, Metrics())  # type: ignore[arg-type]
+    _, first, interval, window = followups.schedule(incident, "hpc/2", "U1", "")
     assert (interval, window) == (7 * 60, 3 * 3600)
     assert "site.boom" not in signatures.default_library().by_id()  # the bundled library alone does not know it
 
@@ -120,6 +123,10 @@ class _Slack:
 
     def conversations_replies(self, channel, ts, limit):
         return {"messages": [m for m in self.posted if m.get("thread_ts") == ts]}
+
+    def client(self) -> WebClient:
+        """This fake where FollowUps takes a WebClient: it calls only the two methods above."""
+        return cast(WebClient, self)
 
 
 def _outbox_row(tmp_path):
@@ -138,7 +145,7 @@ def test_an_outcome_recorded_but_never_posted_is_posted_once_by_the_next_process
 
     store, outbox = _outbox_row(tmp_path)  # the process died here: committed, not posted
     slack = _Slack()
-    later = FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics())
+    later = FollowUps(Config(), store, slack.client(), signatures.default_matcher(), Metrics())
     later.deliver()
     later.deliver()
     assert [m["text"] for m in slack.posted] == [":white_check_mark: Gone"]
@@ -149,10 +156,10 @@ def test_a_delivery_that_reached_slack_before_its_process_died_is_not_posted_aga
 
     store, outbox = _outbox_row(tmp_path)
     slack = _Slack()
-    first = FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics())
+    first = FollowUps(Config(), store, slack.client(), signatures.default_matcher(), Metrics())
     assert store.claim_outbox(first.owner, -1, outbox)  # claimed with a lease that is already over...
     slack.chat_postMessage(channel="C1", thread_ts="1.0", text=":white_check_mark: Gone")  # ...and posted: then died
-    FollowUps(Config(), store, slack, signatures.default_matcher(), Metrics()).deliver()
+    FollowUps(Config(), store, slack.client(), signatures.default_matcher(), Metrics()).deliver()
     assert len(slack.posted) == 1
 
 

@@ -97,6 +97,7 @@ def test_non_utf8_ansi_carriage_returns_and_crlf(rules_matcher):
         b"[rank1]: step 1 loss 0.5\r\n"
     )
     d = run(rules_matcher, ("x.log", body)).top
+    assert d is not None
     assert d.initiating_rank == 4
     assert d.first_seen.text == "[rank4]: BoomError: red"
     assert d.first_seen.line == 2
@@ -105,6 +106,7 @@ def test_non_utf8_ansi_carriage_returns_and_crlf(rules_matcher):
 
 def test_a_line_without_final_newline(rules_matcher):
     report = run(rules_matcher, ("x.log", b"[rank1]: step 1 loss 1\n[rank0]: BoomError: last"))
+    assert report.top is not None
     assert report.top.first_seen.line == 2
     assert report.stats.lines == 2
 
@@ -115,6 +117,7 @@ def test_line_numbers_across_blocks(rules_matcher, monkeypatch):
     monkeypatch.setattr(_reader, "BLOCK", 1000)
     body = "".join(f"[rank0]: step {i} loss 0.5\n" for i in range(5000)) + "[rank1]: BoomError: late\n"
     report = run(rules_matcher, ("x.log", body))
+    assert report.top is not None
     assert report.top.first_seen.line == 5001
     assert report.stats.lines == 5001
 
@@ -126,6 +129,7 @@ def test_a_line_longer_than_the_buffer(rules_matcher, monkeypatch):
     monkeypatch.setattr(_reader, "MAX_LINE", 1024)
     body = b"x" * 50_000 + b" BoomError: hidden at the end of a long line\n[rank1]: ok\n"
     d = run(rules_matcher, ("x.log", body)).top
+    assert d is not None
     assert d.signature == "test.boom"
 
 
@@ -257,7 +261,8 @@ def test_prefix_parsing(line, rank, host, time):
     if time is None:
         assert pre.time is None
     else:
-        assert time in iso(pre.time)
+        stamp = iso(pre.time)
+        assert stamp is not None and time in stamp
 
 
 @pytest.mark.parametrize(
@@ -281,4 +286,5 @@ def test_a_file_that_names_one_host_gives_its_events_that_host(rules_matcher):
         ("rank3.log", "gpu-node-07:4242:4242 [3] NCCL INFO Bootstrap : Using ib0\n[rank3]: BoomError: x\n"),
         ("rank0.log", "[rank0]: step 1 loss 0.5\n"),
     )
+    assert report.top is not None
     assert report.top.host == "gpu-node-07"

@@ -19,6 +19,7 @@ def test_deepspeed_decoupled_checkpoint_engine_hang(matcher):
     """,
         ),
     ).top
+    assert d is not None
     assert d.class_ == "checkpoint_writer_hang"
     assert d.first_seen.line == 4
     assert d.values["what"] == "global_step1000"
@@ -65,6 +66,7 @@ def test_async_distributed_checkpoint_write_timeout(matcher):
     """,
         ),
     ).top
+    assert d is not None
     assert d.class_ == "checkpoint_write_timeout"
 
 
@@ -115,6 +117,7 @@ def test_every_xid_that_matters(matcher, code):
         ),
     )
     d = report.top
+    assert d is not None
     seen = [d.signature] + [c.signature for c in d.collateral]
     assert any(sig.startswith(("nvidia.xid", "nvml.")) for sig in seen), f"Xid {code} not recognised: {seen}"
     if expected:

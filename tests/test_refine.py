@@ -23,6 +23,7 @@ def test_an_exception_raised_deep_under_the_dataset_is_a_data_error(matcher):
         ]
     )
     d = run(matcher, ("train.log", log)).top
+    assert d is not None
     assert (d.signature, d.class_, d.initiating_rank) == ("data.input_pipeline_exception", "tokenizer_or_data_error", 1)
 
 
@@ -34,7 +35,8 @@ def test_the_same_exception_in_the_model_stays_what_it_was(matcher):
             "[rank1]: ValueError: invalid literal for int() with base 10: 'n/a'",
         ]
     )
-    assert run(matcher, ("train.log", log)).top.signature == "python.uncaught_exception"
+    top = run(matcher, ("train.log", log)).top
+    assert top is not None and top.signature == "python.uncaught_exception"
 
 
 def test_a_refinement_of_a_signature_not_in_the_library_is_a_lint_problem(library):

@@ -18,6 +18,7 @@ def test_absence_fires_when_the_log_stops_inside_a_save(rules_matcher):
         ),
     )
     d = report.top
+    assert d is not None
     assert d.signature == "test.save_hang"
     assert d.values["step"] == "2"
     assert d.first_seen.line == 5
@@ -37,6 +38,7 @@ def test_absence_fires_when_trouble_follows_the_start(rules_matcher):
         ),
     )
     d = report.top
+    assert d is not None
     assert d.signature == "test.save_hang"
     assert d.collateral[0].signature == "test.timeout"
 
@@ -98,6 +100,7 @@ def test_absence_only_the_last_save_counts(rules_matcher):
     """,
         ),
     )
+    assert report.top is not None
     assert report.top.values["step"] == "4"  # the completed save at step 2 makes the missing one meaningful
 
 
@@ -112,6 +115,7 @@ def test_absence_dropped_when_an_explicit_failure_follows(rules_matcher):
     """,
         ),
     )
+    assert report.top is not None
     assert report.top.signature == "test.specific"
 
 
@@ -129,6 +133,7 @@ def test_count_rule_forgives_warmup_then_fires(rules_matcher):
     assert run(rules_matcher, ("a.log", few)).diagnoses == []
     many = "\n".join(f"OVERFLOW at step {i}" for i in range(9))
     d = run(rules_matcher, ("a.log", many)).top
+    assert d is not None
     assert d.signature == "test.overflow"
     assert d.values["count"] == "9"
     assert d.first_seen.line == 5
@@ -137,6 +142,7 @@ def test_count_rule_forgives_warmup_then_fires(rules_matcher):
 def test_condition_all_needs_every_pattern(rules_matcher):
     assert run(rules_matcher, ("a.log", "disk A failing: sda")).diagnoses == []
     d = run(rules_matcher, ("a.log", "disk A failing: sda\nx\ndisk B failing: sdb")).top
+    assert d is not None
     assert d.signature == "test.pair"
     assert d.values == {"a": "sda", "b": "sdb"}
 
@@ -155,6 +161,7 @@ def test_lines_before_lets_a_pattern_span_lines(rules_matcher):
         ),
     )
     d = report.top
+    assert d is not None
     # the peer-lost signature blames the rank the launcher saw killed
     assert d.signature == "test.peer_lost"
     assert d.initiating_rank == 4
@@ -176,8 +183,10 @@ def test_traceback_context_collects_frames_of_the_same_rank(rules_matcher):
     """,
         ),
     )
+    assert report.top is not None
     ev = report.top.evidence[0]
     assert ev.rank == 1
+    assert ev.context is not None
     assert ev.context[0] == '[rank1]:   File "train.py", line 10, in <module>'
     assert all("rank0" not in line for line in ev.context)
     assert ev.context[-1] == "[rank1]:     explode()"
@@ -185,4 +194,5 @@ def test_traceback_context_collects_frames_of_the_same_rank(rules_matcher):
 
 def test_exclude_vetoes_a_line(rules_matcher):
     assert run(rules_matcher, ("a.log", "job cancelled by the user")).diagnoses == []
-    assert run(rules_matcher, ("a.log", "job cancelled")).top.signature == "test.jobwide"
+    top = run(rules_matcher, ("a.log", "job cancelled")).top
+    assert top is not None and top.signature == "test.jobwide"

@@ -68,7 +68,12 @@ def test_context_lines_are_decoded_about_once(matcher, monkeypatch):
     once each, not from re-reading up to 80 lines above every candidate."""
     decoded = []
     decode = _context._decode
-    monkeypatch.setattr(_context, "_decode", lambda raw: decoded.append(1) or decode(raw))
+
+    def counted_decode(raw):
+        decoded.append(1)
+        return decode(raw)
+
+    monkeypatch.setattr(_context, "_decode", counted_decode)
     monkeypatch.setattr(_engine._Scan, "_bulk", line_by_line)
     data = flood(6000, ranks=512)  # many ranks: most lines are kept as events, with their context
     result = scan(matcher, data)
@@ -80,7 +85,12 @@ def test_lines_past_the_caps_are_counted_in_bulk(matcher, monkeypatch):
     """Once every signature a flood fires has its events for every rank, its lines cost no Python each."""
     calls = []
     candidate = _engine._Scan._candidate
-    monkeypatch.setattr(_engine._Scan, "_candidate", lambda self, *a: calls.append(1) or candidate(self, *a))
+
+    def counted_candidate(self, *a):
+        calls.append(1)
+        return candidate(self, *a)
+
+    monkeypatch.setattr(_engine._Scan, "_candidate", counted_candidate)
     scan(matcher, flood(20_000))
     small = len(calls)
     calls.clear()
@@ -141,7 +151,7 @@ def test_bulk_counting_before_the_first_timestamp(matcher, monkeypatch):
 def test_counts_past_the_caps_stay_exact(matcher):
     data = flood(60_000)
     result = scan(matcher, data)
-    counted = {}
+    counted: dict[str, int] = {}
     for (sig, _), n in result.counts.items():
         counted[sig] = counted.get(sig, 0) + n
     assert counted["nccl.watchdog_collective_timeout"] == data.count(b"Watchdog caught collective operation timeout")
@@ -151,7 +161,7 @@ def test_counts_past_the_caps_stay_exact(matcher):
 
 def test_kept_lists_stay_capped(matcher):
     result = scan(matcher, flood(60_000, ranks=100))
-    per_key = {}
+    per_key: dict[tuple[str, int | None], int] = {}
     for e in result.events:
         per_key[(e.sig_id, e.rank)] = per_key.get((e.sig_id, e.rank), 0) + 1
     assert max(per_key.values()) <= _limits.EVENTS_KEPT
@@ -196,7 +206,12 @@ def test_a_many_rank_flood_sends_only_lines_that_add_events_line_by_line(matcher
     window is counted in bulk (it used to go line by line whole: 14,000 of 29,000 lines)."""
     calls = []
     candidate = _engine._Scan._candidate
-    monkeypatch.setattr(_engine._Scan, "_candidate", lambda self, *a: calls.append(1) or candidate(self, *a))
+
+    def counted_candidate(self, *a):
+        calls.append(1)
+        return candidate(self, *a)
+
+    monkeypatch.setattr(_engine._Scan, "_candidate", counted_candidate)
     result = scan(matcher, flood(30_000, ranks=256))
     assert len(calls) < 2 * len(result.events) + 2000
 

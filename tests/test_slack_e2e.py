@@ -90,6 +90,7 @@ class Bot:
         self.log.close()
 
     def peak_rss_mb(self) -> float:
+        assert self.proc is not None, "the bot was never started"
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
@@ -166,6 +167,7 @@ def test_sigterm_stops_promptly_with_a_keep_alive_connection_open(fake, tmp_path
     assert "follow-up tick runs" in bot.output()
     with httpx.Client() as client:  # keeps its connection open after the answer
         assert client.get(f"http://127.0.0.1:{bot.port}/healthz").status_code == 200
+        assert bot.proc is not None
         started = time.monotonic()
         bot.proc.send_signal(signal.SIGTERM)
         assert bot.proc.wait(10) == 0

@@ -153,7 +153,7 @@ def test_a_python_traceback_job(slurm_jobs, minimal_config):
     job = slurm_jobs["traceback"]
     wait_for_state(job, {"FAILED", "COMPLETED"})
     code, report, err = diagnose_job(job, minimal_config)
-    assert code == 0, err
+    assert code == 0 and report is not None, err
     top = report["diagnoses"][0]
     assert top["class"] == "tokenizer_or_data_error", top["signature"]
     assert "shard_00017.jsonl" in json.dumps(top["evidence"])
@@ -169,7 +169,7 @@ def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, minimal
     deadline = time.monotonic() + 60
     while True:  # the job wrote its one line, then went quiet
         code, report, err = diagnose_job(job, config)
-        assert code == 0, err
+        assert code == 0 and report is not None, err
         if report["diagnoses"] or time.monotonic() > deadline:
             break
         time.sleep(1)
@@ -180,7 +180,7 @@ def test_a_running_job_that_stopped_writing_is_called_a_hang(slurm_jobs, minimal
     code, report, err = diagnose_job(
         job, minimal_config
     )  # silent_after defaults to 30m: seconds of quiet are not a hang
-    assert code == 0, err
+    assert code == 0 and report is not None, err
     assert report["diagnoses"] == [] and report["job"]["state"] == "RUNNING"
     subprocess.run(["scancel", job], capture_output=True)
 
@@ -190,11 +190,11 @@ def test_a_time_limited_job_is_named_as_such(slurm_jobs, minimal_config):
     wait_for_state(job, {"RUNNING", "TIMEOUT"})
     if wait_for_state(job, {"RUNNING", "TIMEOUT"}) == "RUNNING":  # a running job's log, read as it stands
         code, report, err = diagnose_job(job, minimal_config)
-        assert code == 0, err
+        assert code == 0 and report is not None, err
         assert any("still running" in n for n in report["job"]["notes"]) and report["diagnoses"] == []
     wait_for_state(job, {"TIMEOUT"}, timeout=200)
     code, report, err = diagnose_job(f"local/{job}", minimal_config)
-    assert code == 0, err
+    assert code == 0 and report is not None, err
     top = report["diagnoses"][0]
     assert top["class"] == "slurm_time_limit", (top["signature"], top["first_seen"])
     assert top["values"].get("job_id") == job
@@ -205,7 +205,7 @@ def test_srun_label_output_names_the_failing_task(slurm_jobs, minimal_config):
     job = slurm_jobs["srun_label"]
     wait_for_state(job, {"FAILED", "COMPLETED", "CANCELLED"})
     code, report, err = diagnose_job(job, minimal_config)
-    assert code == 0, err
+    assert code == 0 and report is not None, err
     top = report["diagnoses"][0]
     assert top["class"] == "dependency_abi_mismatch", top["signature"]
     assert top["initiating_rank"] == 2
@@ -216,10 +216,10 @@ def test_array_tasks(slurm_jobs, minimal_config):
     job = slurm_jobs["array"]
     wait_for_state(job, {"FAILED", "COMPLETED"})
     code, report, err = diagnose_job(f"{job}_1", minimal_config)
-    assert code == 0, err
+    assert code == 0 and report is not None, err
     assert report["diagnoses"][0]["class"] == "host_oom_killed"
     code, report, err = diagnose_job(job, minimal_config)  # the whole array: every task's log
-    assert code == 0, err
+    assert code == 0 and report is not None, err
     assert len(report["job"]["logs"]) == 3
     assert sorted(report["job"]["array_tasks"]) == ["0", "1", "2"]
 
@@ -684,8 +684,8 @@ def test_the_cli_watches_a_job_until_it_ends(slurm_jobs, tmp_path):
     out = {}
     try:
         for name, proc in procs.items():
-            stdout, stderr = proc.communicate(timeout=120)
-            out[name] = (proc.returncode, stdout.decode(), stderr.decode())
+            raw_out, raw_err = proc.communicate(timeout=120)
+            out[name] = (proc.returncode, raw_out.decode(), raw_err.decode())
     finally:
         for proc in procs.values():
             proc.kill()

@@ -37,6 +37,7 @@ def test_divergence_rule(values, fires):
 
 def test_divergence_reports_where_it_bottomed_and_climbed():
     found = _trend.diverged(points([4.0, 3.0, 2.0, 1.5, 1.2, 6.0, 7.0, 6.5, 6.8]), RULE)
+    assert found is not None
     values = _trend.describe(found)
     assert values["low"] == "1.2" and values["low_at"] == "step 40"
     assert values["value"] == "6" and values["up_at"] == "step 50"
@@ -129,6 +130,7 @@ def test_one_rank_diverging_in_a_few_megabyte_log_is_sampled_densely_enough(matc
                 fh.write(f"[rank{rank}]: step {step} | loss {loss:.4f} | lr 3e-4 | grad_norm 0.91 | tokens/s 99000\n")
     assert 2 << 20 < path.stat().st_size < 8 << 20  # one block, more than the full-scan size
     top = signatures.diagnose([str(path)], matcher=matcher).top
+    assert top is not None
     assert top.signature == "train.loss_diverged" and top.initiating_rank == 2
 
 

@@ -241,7 +241,7 @@ def test_an_oom_traceback_split_between_polls_is_one_diagnosis(tmp_path, matcher
     assert alert.rank == 3 and alert.facts["class"] == "cuda_oom" and alert.file == str(log)
     assert alert.facts["line"] == 300 + oom.count("\n")  # the line in the file, not in the poll's chunk
     assert log.read_text().splitlines()[alert.facts["line"] - 1].endswith("is free.")
-    assert alert.report is not None and alert.report.top.class_ == "cuda_oom"
+    assert alert.report is not None and alert.report.top is not None and alert.report.top.class_ == "cuda_oom"
 
 
 def test_the_lines_before_a_poll_are_the_context_of_what_it_reads(tmp_path, matcher):
@@ -249,6 +249,7 @@ def test_the_lines_before_a_poll_are_the_context_of_what_it_reads(tmp_path, matc
     were read by the poll before the exception was written."""
     frames, error = DATA_FRAMES, DATA_ERROR
     alone = diagnose_sources([source_from_bytes("train.log", error.encode())], matcher)
+    assert alone.top is not None
     assert alone.top.class_ != "tokenizer_or_data_error"  # without its frames, the exception is a plain one
     log = tmp_path / "train.log"
     log.write_text("[rank2]: step 1 | loss 2.0 | lr 1e-4\n")
@@ -470,7 +471,9 @@ def test_every_watch_key_is_documented_in_the_example_config():
     example = (ROOT / "config" / "denpex.example.toml").read_text()
     watch = example.split("\n[watch]\n", 1)[1]
     assert load_config(ROOT / "config" / "denpex.example.toml").watch == WatchSection()  # the defaults, as documented
-    for key in Config.model_fields["watch"].annotation.model_fields:
+    annotation = Config.model_fields["watch"].annotation
+    assert annotation is not None
+    for key in annotation.model_fields:
         assert f"\n{key} = " in watch, f"watch.{key} is not in the example config"
 
 

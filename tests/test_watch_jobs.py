@@ -227,16 +227,21 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
 
 def test_healthz_says_when_watches_fall_behind(setup):
     from types import SimpleNamespace
+    from typing import cast
 
+    from bot.app import DenpexApp
     from bot.metrics import Metrics
     from bot.server import health_state
 
     db, log, clock, scheduler = setup
     w, store = watches(db, clock, scheduler)
-    app = SimpleNamespace(
-        followups=SimpleNamespace(scheduler=object(), config=CONFIG, last_tick=time.time(), started_at=time.time()),
-        watches=w,
-        metrics=Metrics(),
+    app = cast(  # a stand-in with only what health_state reads
+        DenpexApp,
+        SimpleNamespace(
+            followups=SimpleNamespace(scheduler=object(), config=CONFIG, last_tick=time.time(), started_at=time.time()),
+            watches=w,
+            metrics=Metrics(),
+        ),
     )
     store.add_watch("local", "42", "C1", "1.2", "U1", time.time())
     assert health_state(app, store)["watches"] == "ok"  # due now: not late

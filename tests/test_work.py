@@ -15,9 +15,15 @@ def test_tasks_beyond_the_workers_wait_in_order_and_know_their_place():
     started: list[int] = []
     assert queue.ahead() is None
     for n in range(6):
-        queue.submit(
-            Task(f"t{n}", lambda n=n: (release.wait(10), order.append(n)), on_start=lambda n=n: started.append(n))
-        )
+
+        def work(n: int = n) -> None:
+            release.wait(10)
+            order.append(n)
+
+        def start(n: int = n) -> None:
+            started.append(n)
+
+        queue.submit(Task(f"t{n}", work, on_start=start))
         if n == 1:
             time.sleep(0.2)  # both workers have taken theirs
     assert queue.ahead() == 4  # a new one would wait behind the 4 not yet started
@@ -33,7 +39,11 @@ def test_tasks_beyond_the_workers_wait_in_order_and_know_their_place():
 def test_a_failing_task_does_not_stop_its_worker():
     queue = WorkQueue(1, Metrics())
     done = threading.Event()
-    queue.submit(Task("boom", lambda: 1 / 0))
+
+    def boom() -> None:
+        raise ZeroDivisionError("division by zero")
+
+    queue.submit(Task("boom", boom))
     queue.submit(Task("after", done.set))
     assert done.wait(5)
     queue.close(grace=1)
@@ -42,7 +52,12 @@ def test_a_failing_task_does_not_stop_its_worker():
 def test_close_gives_running_tasks_their_grace_and_returns_the_unstarted():
     queue = WorkQueue(1, Metrics())
     finished = threading.Event()
-    queue.submit(Task("running", lambda: (time.sleep(0.5), finished.set())))
+
+    def running() -> None:
+        time.sleep(0.5)
+        finished.set()
+
+    queue.submit(Task("running", running))
     time.sleep(0.1)
     queue.submit(Task("waiting", lambda: None))
     started = time.monotonic()
