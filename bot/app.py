@@ -12,11 +12,12 @@ from slack_bolt import App, BoltRequest, BoltResponse
 
 import signatures
 from bot.diagnose import Diagnoser
+from bot.fetch import parse_job_ref
 from bot.followups import FollowUps
 from bot.inbox import MAX_ATTEMPTS, Inbox
 from bot.listeners import actions, commands, events
 from bot.metrics import Metrics
-from bot.responder import Responder
+from bot.responder import Responder, Target
 from bot.settings import Settings
 from bot.slack_client import DenpexWebClient
 from bot.store import Store
@@ -106,8 +107,26 @@ def build_app(
 
     followups = FollowUps(settings.config, store, app.client, matcher, metrics)
     followups.on_final = lambda incident_id: responder.refresh(app.client, incident_id)
-    watches = JobWatches(settings.config, store, matcher, deliver=lambda outbox_id: followups.deliver(only=outbox_id))
-    auto = AutoDiagnosis(settings.config, store, matcher, deliver=lambda outbox_id: followups.deliver(only=outbox_id))
+
+    def hand_job(key: str, body: dict) -> None:
+        def work() -> bool:
+            ref = parse_job_ref(body["job"], settings.config)
+            responder.diagnose_job(app.client, Target(body["channel"], body.get("thread_ts"), None, key), ref)
+            return True
+
+        inbox.finish_unless_handed(key, work)
+
+    def answer_job(key: str, job: str, channel: str, thread_ts: str | None) -> None:
+        """A diagnosis nobody typed (a watched job's failure, a [[watch.auto]] job), answered like `/denpex diagnose`
+        (buttons, incident, follow-ups): recorded as a request first, so a restart finishes it and the same key
+        asked again (the next look, another process) is not answered twice."""
+        body = {"job": job, "channel": channel, "thread_ts": thread_ts}
+        if inbox.accept(key, "job", body):
+            hand_job(key, body)
+
+    deliver = lambda outbox_id: followups.deliver(only=outbox_id)  # noqa: E731
+    watches = JobWatches(settings.config, store, matcher, deliver=deliver, answer=answer_job)
+    auto = AutoDiagnosis(settings.config, store, matcher, deliver=deliver, answer=answer_job)
 
     def every_tick() -> None:
         """Besides the follow-ups: requests to resume, and the watched jobs' next looks."""
@@ -133,6 +152,8 @@ def build_app(
             return
         if row["kind"] == "event":
             inbox.finish_unless_handed(key, lambda: route_event(body.get("event") or {}, app.client, key))
+        elif row["kind"] == "job":
+            hand_job(key, body)
         else:
             inbox.finish_unless_handed(key, lambda: diagnose_command(body, lambda **_: None, app.client, key))
 

@@ -797,6 +797,15 @@ class Store:
         with self._read_lock:
             return {r[0] for r in self.reader.execute("SELECT job_id FROM auto_jobs WHERE entry = ?", [entry])}
 
+    def auto_claim(self, entry: str, job_id: str, state: str) -> bool:
+        """Record that `entry` answers for `job_id`; True for the one caller (of any process) that recorded it."""
+        with self._transaction("auto_claim"):
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO auto_jobs (entry, job_id, state, posted, at) VALUES (?, ?, ?, 1, ?)",
+                [entry, job_id, state, now()],
+            )
+            return cur.rowcount == 1
+
     def auto_record(self, entry: str, job_id: str, state: str, announce: tuple[str, str] | None) -> int | None:
         """Record that `entry` answered for `job_id` (announce: (channel, text), into the outbox in the same
         transaction). Returns the outbox id, or None when it was recorded already (by another process)."""

@@ -590,7 +590,9 @@ def test_watches_of_real_jobs_say_each_thing_once(watching):
     assert len([t for t in texts if ":double_vertical_bar:" in t]) == 1, texts
     texts = wait_for_text(fake, threads["oom"], "ended FAILED", 120)
     assert len([t for t in texts if "CUDA out of memory" in t and ":x:" in t]) == 1, texts
-    assert len([t for t in texts if ":rotating_light:" in t]) <= 1, texts
+    # the failure itself: the whole answer in the thread, once, with its buttons (an incident, follow-ups)
+    full = [m for m in fake.thread(CHANNEL_ID, threads["oom"]) if "denpex_ack" in json.dumps(m.get("blocks", []))]
+    assert len(full) == 1 and "CUDA out of memory" in json.dumps(full[0]["blocks"]), texts
     texts = wait_for_text(fake, threads["completes"], "completed. Stopped watching", 120)
     assert not [t for t in texts if any(icon in t for icon in (":rotating_light:", ":floppy_disk:", ":x:"))], texts
     # ended watches leave the status; nothing more is posted after the end
@@ -624,14 +626,18 @@ AUTO_CONFIG = (
 
 
 def channel_posts(fake, needle: str) -> list[str]:
-    return [m.get("text", "") for m in fake.messages(CHANNEL_ID, include_replies=False) if needle in m.get("text", "")]
+    """The bot's top-level messages in the channel that mention `needle` (text or blocks)."""
+    texts = [
+        m.get("text", "") + json.dumps(m.get("blocks", [])) for m in fake.messages(CHANNEL_ID, include_replies=False)
+    ]
+    return [t for t in texts if needle in t]
 
 
 def test_auto_diagnoses_each_failed_job_in_scope_once(slurm_jobs, tmp_path):
     """[[watch.auto]]: a job in scope that fails unasked is diagnosed in the channel once, also across a restart;
     a job out of scope, one that completed, and one that failed before the bot first looked are not."""
     from fake_slack import FakeSlack
-    from test_slack_e2e import Bot
+    from test_slack_e2e import Bot, final_message
 
     work = tmp_path / "jobs"
     work.mkdir()
@@ -651,20 +657,21 @@ def test_auto_diagnoses_each_failed_job_in_scope_once(slurm_jobs, tmp_path):
             for job in (mine, other):
                 wait_for_state(job, {"FAILED"})
             wait_for_state(fine, {"COMPLETED"})
-            fake.wait_for(lambda: channel_posts(fake, f"`{mine}`"), timeout=60)
+            # the whole answer, as `/denpex diagnose` gives it: with its buttons, and an incident
+            message = final_message(fake, CHANNEL_ID, lambda t: "denpex_ack" in t and "denpex-auto-fail" in t, 90)
             time.sleep(3)
         finally:
             bot.stop()
-        posts = channel_posts(fake, f"`{mine}`")
-        assert len(posts) == 1 and "ended FAILED" in posts[0] and "shard_00042.jsonl" in posts[0], posts
-        assert not channel_posts(fake, f"`{other}`") and not channel_posts(fake, f"`{fine}`")
-        assert not channel_posts(fake, f"`{before}`")
+        assert "shard_00042.jsonl" in json.dumps(message["blocks"]) and "FAILED" in json.dumps(message["blocks"])
+        assert len(channel_posts(fake, "denpex-auto-fail")) == 1
+        for name in ("denpex-other-fail", "denpex-auto-ok", "denpex-auto-before"):
+            assert not channel_posts(fake, name), name
         bot = Bot(fake, tmp_path, config=AUTO_CONFIG).start()  # a restart on the same database
         try:
             time.sleep(4)
         finally:
             bot.stop()
-        assert len(channel_posts(fake, f"`{mine}`")) == 1
+        assert len(channel_posts(fake, "denpex-auto-fail")) == 1
 
 
 def test_the_cli_watches_a_job_until_it_ends(slurm_jobs, tmp_path):

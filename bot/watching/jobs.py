@@ -51,7 +51,9 @@ class JobWatches:
         deliver: Callable[[int], None],
         status: Callable[[JobRef, Config], tuple[JobFacts, list]] = job_status,
         clock: Callable[[], float] = time.time,
+        answer: Callable[[str, str, str, str | None], None] | None = None,
     ):
+        self.answer = answer  # (key, job, channel, thread): the whole diagnosis with its buttons, once per key
         self.config = config
         self.store = store
         self.matcher = matcher
@@ -138,6 +140,12 @@ class JobWatches:
         for alert in alerts:
             if alert.kind == "end" and ended:
                 continue  # the closing message below says how it ended, with the scheduler's state
+            if alert.kind == "diagnosis" and alert.facts.get("role") == "root" and self.answer is not None:
+                # the whole answer in the thread, as `/denpex diagnose` gives it (buttons, incident, follow-ups);
+                # keyed by the failure: a restart that reads it again does not ask again
+                key = f"watch:{row['id']}:{alert.facts.get('signature', alert.message[:60])}:{alert.rank}"
+                self.answer(key, job, row["channel"], row["thread_ts"])
+                continue
             texts.append(render.watch_alert(row["job"], alert.kind, alert.message))
         if ended:
             report = None
@@ -173,8 +181,10 @@ class AutoDiagnosis:
         deliver: Callable[[int], None],
         ended: Callable[[str, Config, set[str]], list[dict]] = ended_jobs,
         clock: Callable[[], float] = time.time,
+        answer: Callable[[str, str, str, str | None], None] | None = None,
     ):
         self.config, self.store, self.matcher, self.deliver = config, store, matcher, deliver
+        self.answer = answer  # the whole diagnosis with buttons (see JobWatches.answer); else a text summary
         self.ended, self.clock = ended, clock
         self.next_at: dict[str, float] = {}
 
@@ -208,6 +218,11 @@ class AutoDiagnosis:
                 continue
             if job.get("end") is not None and job["end"] < started:
                 self.store.auto_record(entry.key, job_id, job.get("JobState", ""), None)  # before our time
+                continue
+            if self.answer is not None:
+                if self.store.auto_claim(entry.key, job_id, job.get("JobState", "")):  # this process answers it
+                    self.answer(f"auto:{entry.key}:{job_id}", f"{entry.cluster}/{job_id}", entry.channel, None)
+                    announced.append(job_id)
                 continue
             text = render.auto_diagnosis(job, *self._diagnose(entry, job_id))
             outbox = self.store.auto_record(entry.key, job_id, job.get("JobState", ""), (entry.channel, text))
