@@ -81,6 +81,47 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):.3f} s ({min(values):.3f}–{max(values):.3f})"
 
 
+def bot_watches(work: Path, jobs: int, polls: int, matcher) -> list[tuple[str, str, str]]:
+    """The bot's side: `jobs` watches in one SQLite store (bot/watching/jobs.py), each a running job with its
+    own log, and one tick of the ticker looking at all of them (each poll's state and alerts committed with
+    it): what must fit in the configured interval."""
+    from bot.config import Config
+    from bot.fetch import JobFacts
+    from bot.store import Store
+    from bot.watching.jobs import JobWatches
+
+    config = Config.model_validate({"clusters": {"local": {"kind": "slurm", "allow": ["*"]}}})
+    logs = work / "jobs"
+    logs.mkdir()
+    steps = [Steps(1000 + j) for j in range(jobs)]
+    for j, st in enumerate(steps):
+        (logs / f"slurm-{j + 1}.out").write_bytes(st.block(64 << 10))
+    clock = [time.time()]
+
+    def status(ref, _config):
+        return JobFacts(job_id=ref.job_id, state="RUNNING"), [logs / f"slurm-{ref.job_id}.out"]
+
+    store = Store(work / "denpex.db")
+    watches = JobWatches(config, store, matcher, deliver=lambda _id: None, status=status, clock=lambda: clock[0])
+    for j in range(jobs):
+        store.add_watch("local", str(j + 1), "C1", f"1.{j}", "U1", clock[0])
+    rows = []
+    for label, extra in (("first look (64 KiB of history each)", b""), ("~2 KiB of step lines each", b"")):
+        times = []
+        for _ in range(1 if "first" in label else polls):
+            if "first" not in label:
+                for j, st in enumerate(steps):
+                    with open(logs / f"slurm-{j + 1}.out", "ab") as fh:
+                        fh.write(st.block(2 << 10) + extra)
+            clock[0] += 60
+            started = time.perf_counter()
+            watches.tick()
+            times.append(time.perf_counter() - started)
+        looked = sum(1 for j in range(jobs) if (store.watch(j + 1) or {}).get("polls"))
+        rows.append((f"the bot: {jobs} watched jobs, one tick, {label} ({looked} looked at)", "", spread(times)))
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=4096, help="the big log, MiB (default 4096)")
@@ -167,6 +208,7 @@ def main() -> int:
                     spread(times),
                 )
             )
+        rows += bot_watches(work, args.files, args.polls, matcher)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -11,6 +11,7 @@ of plain values, so a watch survives a restart.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from statistics import median
 from typing import Any
 
@@ -360,6 +361,13 @@ def _weighted_median(samples: list[list[float]]) -> float:
     return ordered[-1][0]
 
 
+@lru_cache(maxsize=8)
+def diagnosing_matcher(matcher: Matcher) -> Matcher:
+    """The matcher of the signatures a watch diagnoses with, compiled once per matcher (not per watch: the bot
+    rebuilds a watch from its stored state at every look, and compiling costs ~50 ms)."""
+    return Matcher(diagnosed(matcher.library))
+
+
 class FailureWatch:
     """The library's diagnosis of new output, with the lines before it as context; each root failure
     alerted once per (signature, file, line) and once per (signature, file, rank). Only chunks holding
@@ -368,7 +376,7 @@ class FailureWatch:
     BATCH_BYTES = 64 << 20
 
     def __init__(self, matcher: Matcher):
-        self.matcher = Matcher(diagnosed(matcher.library))
+        self.matcher = diagnosing_matcher(matcher)
         self.alerted: dict[str, None] = {}
         self.failure: dict | None = None  # the first failure seen, for the run's end
         self.batch: list[Chunk] = []

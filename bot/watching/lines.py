@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import re2
 
-from signatures import Library, Signature
+from signatures import Library, Matcher, Signature
 
 PREFIX_BYTES = 160
 BACK_LINES = 4096  # lines looked at from the end of new output for each rank's last step
@@ -120,6 +121,12 @@ class SaveLine:
     rank: int | None
     what: str  # where or what is saved, when the line says
     step: int | None  # the step or iteration being saved, when the line says
+
+
+@lru_cache(maxsize=8)
+def recognisers_of(matcher: Matcher) -> Recognisers:
+    """Recognisers(matcher.library), built once per matcher (a watch is rebuilt from its state at every look)."""
+    return Recognisers(matcher.library)
 
 
 class Recognisers:

@@ -15,7 +15,7 @@ from signatures import Matcher, default_matcher, source_from_bytes
 
 from .alerts import Alert, span
 from .detectors import FailureWatch, ProgressWatch, SaveWatch
-from .lines import Recognisers
+from .lines import recognisers_of
 from .tail import Chunk, Tails
 
 STATE_VERSION = 1
@@ -41,7 +41,7 @@ class Watcher:
         self.interval = seconds(config.interval)
         self.idle_exit = seconds(config.idle_exit)
         self.matcher = matcher or default_matcher()
-        self.lines = Recognisers(self.matcher.library)
+        self.lines = recognisers_of(self.matcher)
         self.tails = Tails(paths, saved.get("files") if state is not None else None)
         self.saves = SaveWatch(config.save_slow_factor, seconds(config.save_warn_after))
         self.progress = ProgressWatch(seconds(config.stall_after), config.slow_factor, config.window)
