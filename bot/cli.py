@@ -263,6 +263,29 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_hosts(args: argparse.Namespace) -> int:
+    from bot import hosts
+    from bot.render import hosts_message
+    from bot.store import Store
+
+    config = load_config()
+    if args.window:
+        try:
+            config = config.model_copy(
+                update={"bot": config.bot.model_validate({**config.bot.model_dump(), "host_window": args.window})}
+            )
+        except ValueError:
+            print(f"denpex: --window {args.window!r}: not a duration like 7d or 24h", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    path = args.db or os.environ.get("DENPEX_DB", "denpex.db")
+    if not os.path.isfile(path):
+        print(f"denpex: {path}: no such database (DENPEX_DB, or --db)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    records = hosts.top_hosts(Store(path), config, signatures.default_library().taxonomy, args.limit)
+    print(hosts_message(records, config.bot.host_window).replace("*", ""))
+    return EXIT_OK
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from bot.app import build_app
     from bot.logs import setup_logging
@@ -349,6 +372,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a log of a good run of the same program: add the failed run's lines it never printed (repeatable)",
     )
     d.set_defaults(func=cmd_diagnose)
+
+    ho = sub.add_parser("hosts", help="the hosts with the most incidents lately, from the bot's database")
+    ho.add_argument("--db", help="the bot's database (default $DENPEX_DB, else ./denpex.db)")
+    ho.add_argument("--window", help="how far back, e.g. 7d (default [bot] host_window)")
+    ho.add_argument("--limit", type=int, default=10, help="how many hosts (default 10)")
+    ho.set_defaults(func=cmd_hosts)
 
     sv = sub.add_parser("serve", help="run the Slack bot (Socket Mode; --http for the Events API over HTTP)")
     sv.add_argument("--http", action="store_true", help="HTTP mode: POST /slack/events, GET /healthz")

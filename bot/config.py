@@ -37,6 +37,9 @@ class SignaturesSection(_Section):
         return dirs
 
 
+DURATION = r"^\d+(?:\.\d+)?[smhd]$"
+
+
 class BotSection(_Section):
     max_file_bytes: int = Field(1 << 30, gt=0)
     download_timeout_seconds: float = Field(300.0, gt=0)
@@ -47,6 +50,8 @@ class BotSection(_Section):
     request_lease_seconds: float = Field(60.0, ge=1, le=3600)
     connection_limit: int = Field(1000, ge=10, le=100000)
     channel_timeout_seconds: float = Field(15.0, gt=0, le=600)
+    host_repeat_threshold: float = Field(3.0, gt=0)  # a host's incidents in host_window, weighted (see the example)
+    host_window: str = Field("7d", pattern=DURATION)
 
 
 class InputsSection(_Section):
@@ -60,9 +65,6 @@ class InputsSection(_Section):
         from signatures import Budget
 
         return Budget(self.max_input_bytes, self.max_job_bytes, self.max_read_seconds)
-
-
-DURATION = r"^\d+(?:\.\d+)?[smhd]$"
 
 
 def seconds(duration: str) -> float:

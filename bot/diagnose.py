@@ -16,14 +16,14 @@ from typing import Protocol
 import httpx
 
 import signatures
-from bot import render
+from bot import hosts, render
 from bot.fetch import FetchError, JobRef, fetch_job, parse_job_ref
 from bot.jobs import job_report
 from bot.metrics import Metrics
 from bot.redact import redact, redact_report
 from bot.settings import Settings
 from bot.slack_files import DownloadError, download
-from bot.store import Store
+from bot.store import Store, StoreError
 
 log = logging.getLogger("denpex.bot")
 
@@ -217,6 +217,25 @@ class Diagnoser:
             got.remove()
 
     # -- the outcome ---------------------------------------------------------------
+
+    def hosts_text(self) -> str:
+        """`/denpex hosts`: the hosts with the most incidents in the window."""
+        config = self.settings.config
+        return render.hosts_message(
+            hosts.top_hosts(self.store, config, self.matcher.library.taxonomy), config.bot.host_window
+        )
+
+    def host_repeat(self, report: signatures.Report) -> str | None:
+        """A line naming the host of the initiating failure when its incidents repeat (see bot/hosts.py)."""
+        try:
+            rec = hosts.repeat_of(self.store, self.settings.config, report, self.matcher.library.taxonomy)
+        except StoreError as exc:  # the history is a bonus: the answer goes out without it
+            log.warning("host history unavailable: %s", exc)
+            return None
+        if rec is None:
+            return None
+        kind = report.job.kind if report.job else None
+        return render.host_repeat(rec, self.settings.config.bot.host_window, kind)
 
     def finished(self, report: signatures.Report, notes: list[str], seconds: float) -> signatures.Report:
         """A scan's report, counted, masked (before anything clips, stores or posts it), with the request's notes."""

@@ -328,6 +328,41 @@ def status_message(rows: list[dict]) -> str:
     return redact("\n".join(lines))
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _class_counts(classes: dict) -> str:
+    return ", ".join(f"{cls} ×{n}" for cls, n in sorted(classes.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def host_repeat(rec, window: str, kind: str | None) -> str:
+    """One line under a diagnosis: this host's failures repeat; how to take it out of service."""
+    reason = "denpex: repeated failures"
+    if kind == "kubernetes":
+        drain = f"`kubectl cordon {rec.host}`"
+    elif kind == "slurm":
+        drain = f'`scontrol update nodename={rec.host} state=drain reason="{reason}"`'
+    else:
+        drain = f'`scontrol update nodename={rec.host} state=drain reason="{reason}"` (Slurm) or `kubectl cordon {rec.host}`'
+    return redact(
+        f":repeat: {rec.host}: {_ordinal(rec.incidents)} incident in {window} ({_class_counts(rec.classes)}). "
+        f"Drain it: {drain}"
+    )
+
+
+def hosts_message(records: list, window: str) -> str:
+    """`/denpex hosts` (and `denpex hosts`): the hosts with the most incidents in the window."""
+    if not records:
+        return f"No incident named a host in the last {window}."
+    lines = [f"*Hosts with the most incidents in the last {window}* (hardware failures weigh 1, others 0.25)"]
+    for r in records:
+        lines.append(
+            f"• {r.host}: {r.incidents} incident(s), {r.hardware} hardware, weight {r.score:g} ({_class_counts(r.classes)})"
+        )
+    return redact("\n".join(lines))
+
+
 def watches_lines(rows: list[dict]) -> list[str]:
     """The `/denpex status` lines of this channel's watches."""
     if not rows:
@@ -479,6 +514,7 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex watch <job id>`: follow a running job's logs and say here when it fails, stalls, saves slowly or ends
 • `/denpex unwatch <job id>`: stop following it
 • `/denpex status`: this channel's open incidents, their next checks, and the jobs being watched
+• `/denpex hosts`: the hosts with the most incidents lately (repeating hardware failures: drain them)
 • `/denpex help`: this message"""
 
 NOTHING_TO_DIAGNOSE = (

@@ -240,6 +240,9 @@ class Responder:
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.DIAGNOSIS_FAILED)))
             return
         seconds = time.perf_counter() - started
+        repeat = self.service.host_repeat(report)
+        if repeat is not None:
+            notes = [*notes, repeat]
         report = self.service.finished(report, notes, seconds)
         fp = fingerprint() if callable(fingerprint) else fingerprint
         existing = self.store.find_incident(fp)

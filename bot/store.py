@@ -235,7 +235,14 @@ def _v5(db: sqlite_utils.Database) -> None:
     db.table("auto_entries").create({"entry": str, "started_at": float}, pk="entry")
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5]  # index i migrates version i to i + 1
+def _v6(db: sqlite_utils.Database) -> None:
+    """Which host each incident's initiating failure ran on, for the host's history across incidents."""
+    db.table("incident_hosts").create({"incident_id": int, "host": str, "class": str, "signature": str, "at": float})
+    db.table("incident_hosts").create_index(["host", "at"])
+    db.table("incident_hosts").create_index(["at"])
+
+
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6]  # index i migrates version i to i + 1
 
 
 @dataclass
@@ -528,6 +535,16 @@ class Store:
         }
         with self._transaction("open_incident"):
             incident_id = _insert(self.db, "incidents", row)
+            if top is not None and top.host:
+                self.db.table("incident_hosts").insert(
+                    {
+                        "incident_id": incident_id,
+                        "host": top.host,
+                        "class": top.class_,
+                        "signature": top.signature,
+                        "at": time.time(),
+                    }
+                )
             self.db.table("diagnoses").insert(
                 {
                     "incident_id": incident_id,
@@ -547,6 +564,27 @@ class Store:
                 [fingerprint],
             ).fetchone()
         return self.incident(row[0]) if row else None
+
+    def host_history(self, host: str, since: float) -> list[dict]:
+        """The incidents whose initiating failure ran on `host` since `since`, oldest first."""
+        with self._read_lock:
+            return list(
+                self.reader.query(
+                    "SELECT incident_id, class, signature, at FROM incident_hosts WHERE host = ? AND at >= ? "
+                    "ORDER BY at",
+                    [host, since],
+                )
+            )
+
+    def hosts_since(self, since: float) -> dict[str, list[dict]]:
+        """Every host's incidents since `since`: host -> [{class, signature, at}]."""
+        out: dict[str, list[dict]] = {}
+        with self._read_lock:
+            for row in self.reader.query(
+                "SELECT host, incident_id, class, signature, at FROM incident_hosts WHERE at >= ? ORDER BY at", [since]
+            ):
+                out.setdefault(row.pop("host"), []).append(row)
+        return out
 
     def open_incidents(self, channel: str) -> list[dict]:
         with self._read_lock:

@@ -96,6 +96,9 @@ def register(
             channel = body["channel_id"]
             ack(text=render.status_with_watches(store.open_incidents(channel), store.watches_in(channel)))
             return
+        if verb == "hosts":
+            ack(text=service.hosts_text())
+            return
         if verb in ("watch", "unwatch"):
             watch(body, ack, client, verb)
             return
