@@ -734,3 +734,29 @@ def test_an_unsigned_body_is_refused_before_it_is_parsed(fake, bot, driver):
         resp = httpx.post(bot.events_url, content=body, headers={"Content-Type": "application/json"})
         assert resp.status_code == 401
     assert "Traceback" not in bot.output() and "payload=" not in bot.output()
+
+
+def test_a_host_whose_hardware_keeps_failing_is_named_with_its_drain_command(fake, driver):
+    """Three pasted Xid 48 logs from one host (each its own incident): the third answer names the host's
+    history and how to drain it; `/denpex hosts` lists it."""
+    xid = (
+        "Dec 02 10:00:0{n} gpu-node-07 kernel: [43095{n}.509105] NVRM: Xid (PCI:0000:52:00): 48, pid='<unknown>', "
+        "name=<unknown>, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer."
+    )
+    for n in range(3):
+        assert driver.command("diagnose " + xid.format(n=n)).status_code == 200
+        wait_for_answers(fake, n + 1)
+    blobs = [json.dumps(m["blocks"], ensure_ascii=False) for m in answers(fake)]
+    assert not any("incident in 7d" in b for b in blobs[:2])
+    assert "gpu-node-07: 3rd incident in 7d (gpu_ecc_error ×3)" in blobs[2]
+    assert "scontrol update nodename=gpu-node-07 state=drain" in blobs[2]
+    assert "gpu-node-07: 3 incident(s), 3 hardware" in driver.command("hosts").text
+
+
+def answers(fake) -> list[dict]:
+    """The bot's finished answers in the channel (with their buttons)."""
+    return [m for m in fake.messages(CHANNEL, include_replies=False) if "denpex_ack" in json.dumps(m.get("blocks", []))]
+
+
+def wait_for_answers(fake, count: int) -> None:
+    fake.wait_for(lambda: len(answers(fake)) == count, timeout=30)
