@@ -35,6 +35,7 @@ SETS = {
     "runs_r6": ROOT / "tests" / "corpus" / "blind_r6",  # and more (harder, asked to be), after the runs_r5 fixes
     "runs_r7": ROOT / "tests" / "corpus" / "blind_r7",  # and more, after the runs_r6 fixes
     "runs_r8": ROOT / "tests" / "corpus" / "blind_r8",  # and more, after the runs_r7 fixes
+    "runs_r9": ROOT / "tests" / "corpus" / "blind_r9",  # and more, after the runs_r8 fixes
 }
 
 

@@ -1,0 +1,3 @@
+__version__ = "0.4.2"
+def step(*a, **k):
+    return None

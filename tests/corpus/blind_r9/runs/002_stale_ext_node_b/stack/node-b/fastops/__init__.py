@@ -1,0 +1,2 @@
+__version__ = "0.3.9"
+from ._C import step
