@@ -177,7 +177,9 @@ def _is_fallback(sig: Signature) -> bool:
 def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool:
     """An error line after which its rank (every rank of its source, for a line naming none) kept training, or
     said it finished training: the exception was caught and logged, the process went on."""
-    index = scan.sources.index(source) if source in scan.sources else -1
+    index = scan.source_index.get(source, -1)
+    if _finished_in_a_later_attempt(scan, source, rank):
+        return True
     after = {
         key: max(scan.progress[key][0] - 1 if key in scan.progress else 0, scan.finished.get(key, 0))
         for key in {*scan.progress, *scan.finished}
@@ -187,6 +189,36 @@ def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool
     if not ranks:
         return False
     return all(after.get((index, r), 0) > line for r in ranks)
+
+
+_ATTEMPT = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/")
+
+
+def _finished_in_a_later_attempt(scan: ScanResult, source: str, rank: int | None) -> bool:
+    """torchrun --log-dir writes attempt_N/<local rank>/ per restart: a line of an earlier attempt (or of the
+    launcher's console, in no attempt) that the same rank went past, since a later attempt of it finished."""
+    mine = _ATTEMPT.search(source)
+    if mine is None and rank is None:  # a console line naming no rank: went past if the last attempt all finished
+        attempts: dict[int, dict[str, bool]] = {}
+        for name, index in scan.source_index.items():
+            found = _ATTEMPT.search(name)
+            if found:
+                done = any(key[0] == index for key in scan.finished)
+                ranks = attempts.setdefault(int(found.group(1)), {})
+                ranks[found.group(2)] = ranks.get(found.group(2), False) or done
+        last = max(attempts, default=0)
+        return last >= 1 and all(attempts[last].values())
+    attempt = int(mine.group(1)) if mine else 0
+    local = mine.group(2) if mine else None
+    for name, index in scan.source_index.items():
+        later = _ATTEMPT.search(name)
+        if later is None or int(later.group(1)) <= attempt or (local is not None and later.group(2) != local):
+            continue
+        if mine is None and later.group(2) != str(rank):  # a console line names a global rank: one node only
+            continue
+        if any(key[0] == index for key in scan.finished):
+            return True
+    return False
 
 
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:

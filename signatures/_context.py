@@ -339,6 +339,16 @@ class Surroundings:
         self._mark, self._stamp = max(self._mark, line_no - 1), None
         return None
 
+    def _frame(self, number: int, before: int) -> str:
+        """A `File "` line, and the code line printed under it when there is one (same rank, above `before`)."""
+        frame = self._row(number)
+        text = frame.text[:200]
+        if number + 1 < before and number + 1 <= self._rows[-1].number:
+            code = self._row(number + 1)
+            if code.rank == frame.rank and 'File "' not in code.text and _TRACEBACK not in code.text:
+                text += "\n" + code.text[:200]
+        return text
+
     def traceback(self, line_no: int, ls: int, rank: int | None, facts: TracebackFacts | None = None) -> list[str]:
         """The frames above an exception line, from its rank (or no rank), after that rank's last
         "Traceback (most recent call last)" among the TRACEBACK_LOOKBACK lines above: from the
@@ -370,8 +380,8 @@ class Surroundings:
             files.append(line_no)
         if not files:
             return []
-        if facts is not None:
-            facts.frames += [self._row(n).text[:200] for n in files[-MAX_FRAMES:]]
+        if facts is not None:  # each frame with its code line below it (what a refinement may need to see)
+            facts.frames += [self._frame(n, line_no) for n in files[-MAX_FRAMES:]]
         first = files[max(0, len(files) - 3)]
         chosen = sorted(n for key in keys for n in _between(self._numbers(key, 0), first, line_no))[:12]
         texts = [self._row(n).text[:300] for n in chosen]

@@ -200,6 +200,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
         self.finished: dict[tuple[int, int | None], int] = {}  # see _sample_end
+        self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
         self.id_shapes: list[bytes] = []
         self.window_ids: tuple[list[bytes] | None, list[int]] = (None, [])
@@ -213,6 +214,7 @@ class _Scan(BulkCounting, RuleKinds):
             self.skipped.append(f"{source.name}: binary data, not a text log")
             return
         self.sources.append(source.name)
+        self.source_index[source.name] = index
         st = _SourceState(source, index)
         if source.rank_hint is not None:
             self.ranks.add(source.rank_hint)
@@ -719,4 +721,5 @@ class _Scan(BulkCounting, RuleKinds):
             self.world_size,
             self.precursors,
             self.finished,
+            self.source_index,
         )

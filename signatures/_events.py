@@ -54,3 +54,4 @@ class ScanResult:
     precursors: dict[tuple[str, int | None], Event] = field(default_factory=dict)
     # per (source index, rank): the last line near the source's end saying training finished
     finished: dict[tuple[int, int | None], int] = field(default_factory=dict)
+    source_index: dict[str, int] = field(default_factory=dict)  # a source's name -> the index its events carry

@@ -450,3 +450,14 @@ def test_a_rendezvous_that_waited_for_a_rank_that_failed_first_is_its_knock_on(m
     report = diagnose([str(CORPUS / "blind_r8" / "runs" / "007_ext_undefined_symbol")], matcher=matcher)
     assert report.top is not None
     assert (report.top.signature, report.top.initiating_rank) == ("python.undefined_symbol", 1)
+
+
+def test_a_torchrun_restart_whose_last_attempt_finished_is_healthy(matcher):
+    """--log-dir attempt_0/ holds rank 1's failure and the peers' lost connection, attempt_1/ both ranks
+    finishing: the errors of attempt 0 (and the console's record of them) were gone past (blind_r9 019)."""
+    from signatures import diagnose
+
+    run_dir = CORPUS / "blind_r9" / "runs" / "019_healthy_elastic_restart"
+    assert diagnose([str(run_dir)], matcher=matcher).outcome == "healthy"
+    attempt_0 = [str(p) for p in sorted((run_dir / "elastic_logs").rglob("attempt_0/*/*.log"))]
+    assert diagnose(attempt_0, matcher=matcher).outcome == "diagnosed"  # without the attempt that finished
