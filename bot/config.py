@@ -115,6 +115,13 @@ class AutoWatch(_Section):
                 raise ValueError(f"{value!r} is not a valid regex: {exc}") from None
         return value
 
+    @field_validator("poll")
+    @classmethod
+    def _poll(cls, value: str) -> str:
+        if seconds(value) <= 0:
+            raise ValueError(f"{value!r} must be longer than 0s")
+        return value
+
     @field_validator("states")
     @classmethod
     def _states(cls, value: list[str]) -> list[str]:
@@ -214,6 +221,10 @@ class Config(_Section):
 
     @model_validator(mode="after")
     def _auto_clusters(self) -> Config:
+        keys = [entry.key for entry in self.watch.auto]
+        for i, key in enumerate(keys):
+            if key in keys[:i]:
+                raise ValueError(f"watch.auto.{i}: a second entry for cluster and channel {key!r}; merge their filters")
         for i, entry in enumerate(self.watch.auto):
             cluster = self.clusters.get(entry.cluster)
             if cluster is None:

@@ -93,6 +93,8 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
             return Verdict(
                 NOT_YET, verdict_detail("running_steps", state=state.lower(), step=step, before=before_step), rerun
             )
+        if rerun.top is None:  # it ended short of the step, whatever its run time: that proves nothing
+            return Verdict(INCONCLUSIVE, verdict_detail("ended_early", state=state or "without a state"), rerun)
     sig = library.by_id().get(sig_id) if sig_id else None
     if sig is not None and sig.absence is not None:
         # a hang is only cleared by what it never reached: a save that completed after the fix

@@ -116,7 +116,7 @@ def _watch_job(args: argparse.Namespace) -> int:
     """`denpex watch --job REF`: the scheduler names the logs (and says when the job ended) at every look."""
     from bot.fetch import FetchError, job_status, parse_job_ref
     from bot.render import watch_closing
-    from bot.watching.jobs import RUNNING, WAITING, state_of
+    from bot.watching.jobs import LOST_AFTER_POLLS, RUNNING, WAITING, state_of
 
     try:
         config, _, state = _inputs(args)
@@ -128,6 +128,7 @@ def _watch_job(args: argparse.Namespace) -> int:
     matcher = signatures.cached_matcher([signatures.LIBRARY_DIR, *config.signatures.extra_dirs])
     interval = seconds(config.watch.interval)
     job = f"{ref.cluster}/{ref.job_id}"
+    failures = 0
     try:
         while True:
             started = time.monotonic()
@@ -142,7 +143,8 @@ def _watch_job(args: argparse.Namespace) -> int:
                     _write_state(args.state, state)
             if current not in WAITING | RUNNING:
                 readable = [str(p) for p in paths if os.path.isfile(p)]
-                report = signatures.diagnose(readable, matcher=matcher) if readable else None
+                budget = config.inputs.budget()
+                report = signatures.diagnose(readable, matcher=matcher, budget=budget) if readable else None
                 closing = watch_closing(job, facts.state or current, report)
                 print(
                     json.dumps({"kind": "job_end", "state": facts.state, "message": closing}) if args.json else closing
@@ -152,8 +154,13 @@ def _watch_job(args: argparse.Namespace) -> int:
             time.sleep(max(0.0, interval - (time.monotonic() - started)))
             try:
                 facts, paths = job_status(ref, config)
-            except FetchError as exc:  # the scheduler did not answer this time: look again
+                failures = 0
+            except FetchError as exc:  # the scheduler did not answer this time: look again, a few times
+                failures += 1
                 print(f"denpex: {exc}", file=sys.stderr)
+                if failures >= LOST_AFTER_POLLS:
+                    print(f"denpex: gave up watching {job} after {failures} failed looks", file=sys.stderr)
+                    return EXIT_FAILED
     except KeyboardInterrupt:
         print("denpex: watch interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -178,6 +178,8 @@ def steps(first: int, last: int, tail: str = "") -> str:
         (steps(1, 250, OOM), JobFacts("2", state="FAILED", exit_code="1:0"), BACK, "fired again"),
         # ended before the point, another way: proves nothing
         (steps(1, 50), JobFacts("2", state="CANCELLED"), INCONCLUSIVE, "before the point"),
+        # ended short of the step after running longer than the original: still proves nothing
+        (steps(1, 150), JobFacts("2", state="TIMEOUT", elapsed="05:00:00"), INCONCLUSIVE, "before the point"),
     ],
 )
 def test_verdicts_judge_the_reruns_progress_not_its_state(rerun, facts, expected, detail):

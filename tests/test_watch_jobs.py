@@ -217,12 +217,16 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
     auto = AutoDiagnosis(config, store, default_matcher(), deliver=lambda _id: None, ended=lambda *a: jobs, clock=clock)
     auto._diagnose = lambda entry, job_id: (None, "no logs here")  # type: ignore[method-assign]
     entry = config.watch.auto[0]
-    assert auto.look(entry) == ["2"]  # 1 ended before the first look, 3 and 4 are out of scope
+    assert auto.look(entry) == []  # the first look passes over what had ended (the controller's clock is its own)
+    jobs.append({"JobId": "5", "JobName": "pretrain", "Partition": "gpu", "JobState": "FAILED", "end": None})
+    jobs.append({"JobId": "6", "JobName": "pretrain", "Partition": "cpu", "JobState": "FAILED", "end": None})
+    clock.now += 60
+    assert auto.look(entry) == ["5"]  # 6 is out of scope
     assert auto.look(entry) == []  # never twice
     again = AutoDiagnosis(config, Store(tmp_path / "denpex.db"), default_matcher(), lambda _id: None, lambda *a: jobs)
     again._diagnose = auto._diagnose  # type: ignore[method-assign]
     assert again.look(entry) == []  # nor after a restart
-    assert outbox_texts(store) == [":x: `2` (pretrain, ?) ended FAILED; its logs could not be read: no logs here"]
+    assert outbox_texts(store) == [":x: `5` (pretrain, ?) ended FAILED; its logs could not be read: no logs here"]
 
 
 def test_healthz_says_when_watches_fall_behind(setup):
@@ -249,3 +253,42 @@ def test_healthz_says_when_watches_fall_behind(setup):
     state = health_state(app, store)
     assert state["ok"] is False and state["watches"] == "behind: 1 watch(es) not looked at in time"
     assert app.metrics.watches_overdue._value.get() == 1
+
+
+@pytest.mark.parametrize(
+    "state,expected",
+    [
+        ("RUNNING", "RUNNING"),
+        ("COMPLETED/RUNNING", "RUNNING"),  # an array still running tasks
+        ("PENDING/RUNNING", "RUNNING"),
+        ("COMPLETED/PENDING", "PENDING"),  # a throttled array waits for its next task
+        ("COMPLETED/FAILED", "COMPLETED"),
+        ("FAILED", "FAILED"),
+        ("REQUEUE_HOLD", "PENDING"),
+        ("STOPPED", "RUNNING"),
+        (None, "UNKNOWN"),
+    ],
+)
+def test_the_state_of_arrays_and_het_jobs(state, expected):
+    from bot.watching.jobs import state_of
+
+    assert state_of(JobFacts(job_id="1", state=state)) == expected
+
+
+def test_a_look_that_keeps_failing_ends_the_watch_saying_why(setup):
+    from bot.watching import jobs as watching_jobs
+
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    start(w, store)
+
+    def broken(watch_id: int) -> list[str]:
+        raise OSError("Permission denied: the log")
+
+    w.poll = broken  # type: ignore[method-assign]
+    for _ in range(watching_jobs.FAILURES_KEPT):
+        clock.now += 2
+        w.tick()
+    texts = outbox_texts(store)
+    assert len(texts) == 1 and "5 looks in a row failed; the last: Permission denied" in texts[0], texts
+    assert store.watches_in("C1") == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -13,6 +14,8 @@ from bot.responder import Responder, Target, group_members
 from bot.store import Store
 from bot.watching.jobs import JobWatches
 from bot.work import ShuttingDown, Task
+
+log = logging.getLogger("denpex.bot")
 
 
 def register(
@@ -60,6 +63,12 @@ def register(
                     )
             except FetchError as exc:
                 say(render.warning(exc))
+            except Exception as exc:  # Slack refused the post (not in the channel), the database failed, ...
+                log.exception("/denpex %s %s failed", verb, ref.job_id)
+                try:
+                    say(render.warning(f"I could not {verb} `{ref.job_id}`: {exc}"))
+                except Exception:
+                    log.exception("telling the user failed too")
 
         try:
             responder.intake.submit(Task(f"{verb} {ref.cluster}/{ref.job_id}", work))

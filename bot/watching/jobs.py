@@ -31,15 +31,32 @@ from .watcher import Watcher
 
 log = logging.getLogger("denpex.watch")
 
-WAITING = {"PENDING", "CONFIGURING", "REQUEUED", "RESIZING", "SUSPENDED"}
-RUNNING = {"RUNNING", "COMPLETING"}
+WAITING = {
+    "PENDING",
+    "CONFIGURING",
+    "REQUEUED",
+    "REQUEUE_HOLD",
+    "REQUEUE_FED",
+    "RESIZING",
+    "SUSPENDED",
+    "SPECIAL_EXIT",
+    "RESV_DEL_HOLD",
+}
+RUNNING = {"RUNNING", "COMPLETING", "STOPPED", "SIGNALING", "STAGE_OUT"}
+FAILURES_KEPT = 5  # a look that fails this many times in a row (not the scheduler: the watch itself) ends it
 LEASE_SECONDS = 120.0
 LOST_AFTER_POLLS = 10  # the scheduler no longer knows the job this many polls in a row: stop, and say so
 
 
 def state_of(facts: JobFacts) -> str:
-    """The job's state word ("RUNNING", "FAILED"); an array's states joined by "/" count by their first."""
-    return (facts.state or "UNKNOWN").split("/")[0].split(" ")[0].upper()
+    """The job's state word ("RUNNING", "FAILED"). An array's or het job's states ("COMPLETED/RUNNING") say
+    RUNNING while any task runs, PENDING while any waits, else the first of the final ones."""
+    states = {s.split(" ")[0].upper() for s in (facts.state or "UNKNOWN").split("/") if s}
+    if states & RUNNING:
+        return "RUNNING"
+    if states & WAITING:
+        return "PENDING"
+    return sorted(states)[0] if states else "UNKNOWN"
 
 
 class JobWatches:
@@ -102,8 +119,25 @@ class JobWatches:
             if self.store.claim_watch(watch_id, self.owner, now, LEASE_SECONDS):
                 try:
                     self.poll(watch_id)
-                except Exception:
+                except Exception as exc:
                     log.exception("watch %s: poll failed", watch_id)
+                    self._failed(watch_id, exc)
+
+    def _failed(self, watch_id: int, exc: Exception) -> None:
+        """A look that raised: try again next interval; after FAILURES_KEPT in a row, end the watch, saying why."""
+        row = self.store.watch(watch_id)
+        if row is None:
+            return
+        saved = json.loads(row["state"]) if row["state"] else {}
+        saved["failures"] = saved.get("failures", 0) + 1
+        try:
+            if saved["failures"] >= FAILURES_KEPT:
+                text = render.watch_lost(row["job"], f"{saved['failures']} looks in a row failed; the last: {exc}")
+                self._record(row, saved, [text], None, "lost")
+            else:
+                self._record(row, saved, [], self.clock() + self.interval, None)
+        except Exception:
+            log.exception("watch %s: recording a failed look failed too", watch_id)
 
     def poll(self, watch_id: int) -> list[str]:
         """One look at a watched job; returns what it posts (for tests and logs)."""
@@ -131,6 +165,7 @@ class JobWatches:
             log.warning("watch %s (%s): %s", watch_id, job, exc)
             return self._record(row, saved, texts, next_at, outcome)
         saved.pop("lost", None)
+        saved.pop("failures", None)
         state = state_of(facts)
         if state in WAITING:
             return self._record(row, saved, texts, next_at, outcome)
@@ -209,27 +244,39 @@ class AutoDiagnosis:
 
     def look(self, entry: AutoWatch) -> list[str]:
         """One look at the entry's cluster; returns the job ids announced."""
-        started = self.store.auto_started(entry.key, self.clock())
+        now = self.clock()
+        started = self.store.auto_started(entry.key, now)
+        first_look = started == now  # this process recorded the entry's start just now
         seen = self.store.auto_seen(entry.key)
         announced = []
         for job in self.ended(entry.cluster, self.config, set(entry.states)):
             job_id = job.get("JobId", "")
             if not job_id or job_id in seen or not self.in_scope(entry, job):
                 continue
-            if job.get("end") is not None and job["end"] < started:
-                self.store.auto_record(entry.key, job_id, job.get("JobState", ""), None)  # before our time
+            # what the first look finds ended before the entry ran (the controller's EndTime is its local time,
+            # not comparable with ours): passed over, not flooded in
+            if first_look or (job.get("end") is not None and job["end"] < started):
+                self.store.auto_record(entry.key, job_id, job.get("JobState", ""), None)
                 continue
-            if self.answer is not None:
-                if self.store.auto_claim(entry.key, job_id, job.get("JobState", "")):  # this process answers it
-                    self.answer(f"auto:{entry.key}:{job_id}", f"{entry.cluster}/{job_id}", entry.channel, None)
-                    announced.append(job_id)
-                continue
-            text = render.auto_diagnosis(job, *self._diagnose(entry, job_id))
-            outbox = self.store.auto_record(entry.key, job_id, job.get("JobState", ""), (entry.channel, text))
-            if outbox is not None:
-                self.deliver(outbox)
-                announced.append(job_id)
+            try:
+                announced += self._answer(entry, job, job_id)
+            except Exception:
+                log.exception("watch.auto %s: job %s could not be answered", entry.key, job_id)
         return announced
+
+    def _answer(self, entry: AutoWatch, job: dict, job_id: str) -> list[str]:
+        """Answer for one failed job in scope, once: claimed (or recorded with its post) in one transaction."""
+        if self.answer is not None:
+            if not self.store.auto_claim(entry.key, job_id, job.get("JobState", "")):
+                return []  # another process answers it
+            self.answer(f"auto:{entry.key}:{job_id}", f"{entry.cluster}/{job_id}", entry.channel, None)
+            return [job_id]
+        text = render.auto_diagnosis(job, *self._diagnose(entry, job_id))
+        outbox = self.store.auto_record(entry.key, job_id, job.get("JobState", ""), (entry.channel, text))
+        if outbox is None:
+            return []
+        self.deliver(outbox)
+        return [job_id]
 
     def _diagnose(self, entry: AutoWatch, job_id: str) -> tuple[signatures.Report | None, str | None]:
         try:
