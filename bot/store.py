@@ -825,34 +825,35 @@ class Store:
 
     # -- [[watch.auto]]: failed jobs diagnosed unasked, once ------------------------------
 
-    def auto_started(self, entry: str, at: float) -> float:
-        """When `entry` first ran (on any process, ever): jobs that ended before are not announced."""
+    def auto_started(self, entry: str, at: float) -> tuple[float, bool]:
+        """When `entry` first ran (on any process, ever), and whether that is now (this call recorded it)."""
         with self._transaction("auto_started"):
-            self.db.execute("INSERT OR IGNORE INTO auto_entries (entry, started_at) VALUES (?, ?)", [entry, at])
-            return self.db.execute("SELECT started_at FROM auto_entries WHERE entry = ?", [entry]).fetchone()[0]
+            cur = self.db.execute("INSERT OR IGNORE INTO auto_entries (entry, started_at) VALUES (?, ?)", [entry, at])
+            started = self.db.execute("SELECT started_at FROM auto_entries WHERE entry = ?", [entry]).fetchone()[0]
+            return started, cur.rowcount == 1
 
     def auto_seen(self, entry: str) -> set[str]:
         with self._read_lock:
             return {r[0] for r in self.reader.execute("SELECT job_id FROM auto_jobs WHERE entry = ?", [entry])}
 
+    def _auto_insert(self, entry: str, job_id: str, state: str, posted: bool) -> bool:
+        """Inside a transaction: record `job_id` for `entry`; True for the one caller (of any process) that did."""
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO auto_jobs (entry, job_id, state, posted, at) VALUES (?, ?, ?, ?, ?)",
+            [entry, job_id, state, int(posted), now()],
+        )
+        return cur.rowcount == 1
+
     def auto_claim(self, entry: str, job_id: str, state: str) -> bool:
         """Record that `entry` answers for `job_id`; True for the one caller (of any process) that recorded it."""
         with self._transaction("auto_claim"):
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO auto_jobs (entry, job_id, state, posted, at) VALUES (?, ?, ?, 1, ?)",
-                [entry, job_id, state, now()],
-            )
-            return cur.rowcount == 1
+            return self._auto_insert(entry, job_id, state, True)
 
     def auto_record(self, entry: str, job_id: str, state: str, announce: tuple[str, str] | None) -> int | None:
         """Record that `entry` answered for `job_id` (announce: (channel, text), into the outbox in the same
         transaction). Returns the outbox id, or None when it was recorded already (by another process)."""
         with self._transaction("auto_record"):
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO auto_jobs (entry, job_id, state, posted, at) VALUES (?, ?, ?, ?, ?)",
-                [entry, job_id, state, int(announce is not None), now()],
-            )
-            if cur.rowcount != 1 or announce is None:
+            if not self._auto_insert(entry, job_id, state, announce is not None) or announce is None:
                 return None
             return self.outbox_add(None, announce[0], None, announce[1])
 

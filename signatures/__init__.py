@@ -16,6 +16,7 @@ from ._draft import Draft, DraftError, draft_signature
 from ._engine import ERRORLIKE, Matcher
 from ._events import ScanResult
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
+from ._lines import COMPLETION_MARKERS
 from ._lint import coverage_markdown, lint_library
 from ._models import (
     Attribution,
@@ -42,6 +43,7 @@ from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
 
 __all__ = [
+    "COMPLETION_MARKERS",
     "Budget",
     "InputError",
     "LIBRARY_DIR",

@@ -130,11 +130,15 @@ def _before(a: Event, b: Event) -> bool:
     return a.eff_time is not None and b.eff_time is not None and a.eff_time <= b.eff_time
 
 
-def _not_after(a: Event, b: Event) -> bool:
-    """a is not shown to have happened after b: before it in one source, or not later by the clock, or untimed."""
+def _not_after(a: Event, b: Event, slack: float = 0.0) -> bool:
+    """a is not shown to have happened after b: before it in one source, or not later by the clock, or untimed.
+    `b` without a timestamp of its own (a traceback) happened at or after the last stamp above it: with
+    `slack`, an `a` up to that many seconds later may still have come first."""
     if a.source_index == b.source_index:
         return a.line < b.line
-    return a.eff_time is None or b.eff_time is None or a.eff_time <= b.eff_time
+    if a.eff_time is None or b.eff_time is None:
+        return True
+    return a.eff_time <= b.eff_time + (0.0 if b.time is not None else slack)
 
 
 def _same_rank(a: Event, b: Event) -> bool:
@@ -174,51 +178,56 @@ def _is_fallback(sig: Signature) -> bool:
     return "fallback" in sig.tags
 
 
-def survived(scan: ScanResult, source: str, line: int, rank: int | None) -> bool:
-    """An error line after which its rank (every rank of its source, for a line naming none) kept training, or
-    said it finished training: the exception was caught and logged, the process went on."""
-    index = scan.source_index.get(source, -1)
-    if _finished_in_a_later_attempt(scan, source, rank):
-        return True
-    after = {
-        key: max(scan.progress[key][0] - 1 if key in scan.progress else 0, scan.finished.get(key, 0))
-        for key in {*scan.progress, *scan.finished}
-        if key[0] == index
-    }  # per (source, rank): the last line showing it went on
-    ranks = [rank] if rank is not None else [r for (_, r) in after]
-    if not ranks:
-        return False
-    return all(after.get((index, r), 0) > line for r in ranks)
-
-
 _ATTEMPT = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/")
 
 
-def _finished_in_a_later_attempt(scan: ScanResult, source: str, rank: int | None) -> bool:
-    """torchrun --log-dir writes attempt_N/<local rank>/ per restart: a line of an earlier attempt (or of the
-    launcher's console, in no attempt) that the same rank went past, since a later attempt of it finished."""
-    mine = _ATTEMPT.search(source)
-    if mine is None and rank is None:  # a console line naming no rank: went past if the last attempt all finished
+class Survival:
+    """Which ranks went on past which lines, worked out once per scan (asked about every event and line)."""
+
+    def __init__(self, scan: ScanResult):
+        self.index = scan.source_index
+        # per source: rank -> the last line showing it went on (training progress, or a line saying it finished)
+        self.after: dict[int, dict[int | None, int]] = {}
+        for (index, rank), (line, _, _) in scan.progress.items():
+            ranks = self.after.setdefault(index, {})
+            ranks[rank] = max(ranks.get(rank, 0), line - 1)
+        for (index, rank), line in scan.finished.items():
+            ranks = self.after.setdefault(index, {})
+            ranks[rank] = max(ranks.get(rank, 0), line)
+        # torchrun --log-dir writes attempt_N/<local rank>/ per restart: the attempts in which each local rank
+        # finished, and whether every local rank of the last attempt did
+        finished_sources = {index for index, _ in scan.finished}
+        self.finished_in: dict[str, set[int]] = {}
         attempts: dict[int, dict[str, bool]] = {}
-        for name, index in scan.source_index.items():
+        for name, index in self.index.items():
             found = _ATTEMPT.search(name)
             if found:
-                done = any(key[0] == index for key in scan.finished)
-                ranks = attempts.setdefault(int(found.group(1)), {})
-                ranks[found.group(2)] = ranks.get(found.group(2), False) or done
+                attempt, local, done = int(found.group(1)), found.group(2), index in finished_sources
+                locals_done = attempts.setdefault(attempt, {})
+                locals_done[local] = locals_done.get(local, False) or done
+                if done:
+                    self.finished_in.setdefault(local, set()).add(attempt)
         last = max(attempts, default=0)
-        return last >= 1 and all(attempts[last].values())
-    attempt = int(mine.group(1)) if mine else 0
-    local = mine.group(2) if mine else None
-    for name, index in scan.source_index.items():
-        later = _ATTEMPT.search(name)
-        if later is None or int(later.group(1)) <= attempt or (local is not None and later.group(2) != local):
-            continue
-        if mine is None and later.group(2) != str(rank):  # a console line names a global rank: one node only
-            continue
-        if any(key[0] == index for key in scan.finished):
+        self.last_attempt_finished = last >= 1 and all(attempts[last].values())
+
+    def __call__(self, source: str, line: int, rank: int | None) -> bool:
+        """An error line after which its rank (every rank of its source, for a line naming none) kept training,
+        or said it finished training: the exception was caught and logged, the process went on."""
+        if self._finished_in_a_later_attempt(source, rank):
             return True
-    return False
+        after = self.after.get(self.index.get(source, -1), {})
+        ranks = [rank] if rank is not None else list(after)
+        return bool(ranks) and all(after.get(r, 0) > line for r in ranks)
+
+    def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
+        """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
+        past, since a later attempt of it finished (a console line naming no rank: the last attempt all did)."""
+        mine = _ATTEMPT.search(source)
+        if mine is None:
+            if rank is None:
+                return self.last_attempt_finished
+            return any(attempt > 0 for attempt in self.finished_in.get(str(rank), ()))  # one node: local = global
+        return any(attempt > int(mine.group(1)) for attempt in self.finished_in.get(mine.group(2), ()))
 
 
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:
@@ -232,6 +241,7 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
     return any(first(x, e) for x in others if x is not e) or any(failed_on_its_own(w) and first(w, e) for w in launcher)
 
 
+SIGN_SLACK = 5.0  # seconds a first sign may follow an untimed failure's last stamp and still come before it
 _WAITED = re.compile(r"waiting for clients|clients joined|(?:timed out|timeout).{0,40}(?:rendezvous|store)", re.I)
 _WAITED_SECONDS = re.compile(r"after (\d+(?:\.\d+)?) ?s(?:econds)?\b")
 
@@ -242,12 +252,9 @@ def _waited_for(e: Event, sigs: dict[str, Signature], others: list[Event]) -> bo
     if sigs[e.sig_id].cls != "rendezvous_failure" or not _WAITED.search(e.text):
         return False
     waited = _WAITED_SECONDS.search(e.text)
-    slack = float(waited.group(1)) if waited else 5.0  # its time is the last stamp above it, before the wait
+    slack = float(waited.group(1)) if waited else SIGN_SLACK  # its time is the last stamp above it, before the wait
     return any(
-        x is not e
-        and sigs[x.sig_id].cls != "rendezvous_failure"
-        and x.rank != e.rank
-        and _sign_before(x, e, slack if e.time is None else 0.0)
+        x is not e and sigs[x.sig_id].cls != "rendezvous_failure" and x.rank != e.rank and _not_after(x, e, slack)
         for x in others
     )
 
@@ -258,6 +265,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
     scan = dataclasses.replace(scan, events=events)
     events = _drop_fallbacks(scan.events, sigs)
+    went_on = Survival(scan)
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
     # and a knock-on or a launcher's record that every rank concerned went past (a restart that then finished)
     events = [
@@ -267,7 +275,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
         and not (
             (_is_fallback(sigs[e.sig_id]) or sigs[e.sig_id].role in ("collateral", "wrapper"))
             and not e.in_thread
-            and survived(scan, e.source, e.line, e.rank)
+            and went_on(e.source, e.line, e.rank)
         )
     ]
     launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
@@ -555,7 +563,7 @@ def _first_sign(
     signs = [
         e
         for (sid, rank), e in precursors.items()
-        if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id and _sign_before(e, event)
+        if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id and _not_after(e, event, SIGN_SLACK)
     ]
     firsts: dict[int | None, Event] = {}
     for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
@@ -577,16 +585,6 @@ def _plainly_before(a: Event, b: Event) -> bool:
     if a.source_index == b.source_index:
         return (a.line, a.seq) < (b.line, b.seq)
     return a.time is not None and b.time is not None and a.time < b.time
-
-
-def _sign_before(sign: Event, event: Event, slack: float = 5.0) -> bool:
-    """`sign` is not shown to come after `event`. An event without a timestamp of its own (a traceback) happened
-    at or after the last stamp above it: a sign up to `slack` seconds later may still have come first."""
-    if sign.source_index == event.source_index:
-        return sign.line < event.line
-    if sign.eff_time is None or event.eff_time is None:
-        return True
-    return sign.eff_time <= event.eff_time + (0.0 if event.time is not None else slack)
 
 
 def _rank_list(ranks) -> str:

@@ -51,7 +51,6 @@ class Bloom:
         self.mask = size * 8 - 1
         assert size & (size - 1) == 0, "a power of two"
         self.hashes = hashes
-        self.added = 0
 
     def _positions(self, text: str) -> Iterator[int]:
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8 * self.hashes).digest()
@@ -61,7 +60,6 @@ class Bloom:
     def add(self, text: str) -> None:
         for pos in self._positions(text):
             self.bits[pos >> 3] |= 1 << (pos & 7)
-        self.added += 1
 
     def __contains__(self, text: str) -> bool:
         return all(self.bits[pos >> 3] & (1 << (pos & 7)) for pos in self._positions(text))

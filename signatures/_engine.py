@@ -66,7 +66,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import PREFIX_CHARS, RAISE_LINE, parse_prefix, strip_ansi, year_of
+from ._lines import COMPLETION, PREFIX_CHARS, RAISE_LINE, parse_prefix, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds
 from ._schema import Pattern, Signature
@@ -90,15 +90,6 @@ _NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
 _EXCEPTION_LINE = re.compile(r"(?:^|[\s:\]])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 # Lines that look like an error even when no signature explains them.
-# a line saying training finished: "training complete", "Training finished", "finished 60 steps", torchrun's
-# "worker group successfully finished", a JSON record {"event": "finished"}, Lightning's "`Trainer.fit` stopped"
-_DONE_BYTES = re.compile(
-    rb"(?i)\b(?:training|train|fit)\s+(?:is\s+)?(?:complete|completed|finished|done)\b"
-    rb"|\bfinished\s+(?:training|\d+\s+(?:steps|epochs|iterations|iters))\b"
-    rb"|worker group successfully finished|\"event\":\s*\"(?:finished|training_complete|done)\""
-    rb"|`Trainer\.fit` stopped"
-)
-
 ERRORLIKE = [
     ("Traceback (most recent call last)", r"Traceback \(most recent call last\)"),
     ("Error", r"(?:^|[\s:\]>])[A-Za-z_][\w.]*Error(?::\s|:?\s*$)"),
@@ -244,15 +235,15 @@ class _Scan(BulkCounting, RuleKinds):
 
     def _sample_end(self, st: _SourceState, tail: bytes, last_line: int) -> None:
         """The lines at the end of a source (its last TAIL bytes) that say training finished, per rank: a rank
-        that printed one after an error line went past it (see _attribution.survived)."""
-        if not _DONE_BYTES.search(tail):
+        that printed one after an error line went past it (see _attribution.Survival)."""
+        if not COMPLETION.search(tail):
             return
         lines = tail.split(b"\n")
         if tail.endswith(b"\n"):
             lines.pop()
         number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
         for raw in lines:
-            if _DONE_BYTES.search(raw):
+            if COMPLETION.search(raw):
                 text = strip_ansi(raw.decode("utf-8", "replace"))
                 rank = parse_prefix(text[:PREFIX_CHARS], st.year).rank
                 rank = st.source.rank_hint if rank is None else rank

@@ -160,3 +160,18 @@ def host_from_path(name: str) -> str | None:
 # a traceback's source line that raises ("    raise ConnectionResetError(104, 'Connection reset by peer')"),
 # after any launcher prefix: it quotes the code, and no signature should read it as the error it raised
 RAISE_LINE = re.compile(rb"^(?:\s*\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)*\s{4,}raise\s")
+
+# A line saying training finished, as the common stacks print it: the end of a run (`denpex watch`) and a rank
+# that went past its earlier errors (_engine.Matcher's look at each source's end). RE2 and Python syntax alike;
+# a case-insensitive part says so in its own (?i:...) group.
+COMPLETION_MARKERS = [
+    r"'train_runtime':",  # Hugging Face Trainer's final metrics
+    r"`Trainer\.fit` stopped:",  # Lightning: max_steps / max_epochs reached
+    r"after training is done",  # Megatron
+    r"worker group successfully finished",  # torchrun's agent
+    r"(?i:\b(?:training|train|fit)\s+(?:is\s+)?(?:complete|completed|finished|done)\b)",
+    r"(?i:\b(?:finished|done with|completed)\s+training\b)",
+    r"(?i:\bfinished\s+\d+\s+(?:steps|epochs|iterations|iters)\b)",  # "finished 60 steps"
+    r'"event":\s*"(?:finished|training_complete|done)"',  # a JSON-lines logger's record
+]
+COMPLETION = re.compile("|".join(f"(?:{marker})" for marker in COMPLETION_MARKERS).encode())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from ._attribution import Finding, fill, survived
+from ._attribution import Finding, Survival, fill
 from ._events import Event, ScanResult
 from ._lines import iso
 from ._models import (
@@ -144,11 +144,12 @@ def unrecognised_hint(groups: list[RankLines]) -> UnrecognisedHint | None:
 def _unrecognised(scan: ScanResult) -> list[RankLines]:
     by_rank = sorted(scan.errorlike.items(), key=lambda kv: (kv[0] is None, kv[0] if kv[0] is not None else 0))
     groups = []
+    went_on = Survival(scan)
     for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
         kept = [
             LogLine(source=ln.source, line=ln.line, text=ln.text)
             for ln in lines
-            if not survived(scan, ln.source, ln.line, rank)
+            if not went_on(ln.source, ln.line, rank)
         ]
         if kept:
             groups.append(RankLines(rank=rank, lines=kept))

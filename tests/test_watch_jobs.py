@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.fetch import JobFacts, UnknownJob
+from bot.fetch import JobFacts, UnknownJob, parse_job_ref
 from bot.store import Store
 from bot.watching.jobs import LOST_AFTER_POLLS, JobWatches
 from signatures import default_matcher
@@ -71,7 +71,7 @@ def watches(db: Path, clock: Clock, scheduler: Scheduler) -> tuple[JobWatches, S
 
 
 def start(w: JobWatches, store: Store) -> int:
-    ref = w.resolve("42")
+    ref = parse_job_ref("42", CONFIG)
     assert w.start(ref, "C1", "U1", lambda text: "111.222") == ""
     row = store.active_watch("local", "42", "C1")
     assert row is not None
@@ -171,13 +171,13 @@ def test_a_job_that_already_ended_or_is_watched_already_is_answered_in_words(set
     db, log, clock, scheduler = setup
     w, store = watches(db, clock, scheduler)
     start(w, store)
-    assert "already being watched" in w.start(w.resolve("42"), "C1", "U1", lambda text: "1.2")
+    assert "already being watched" in w.start(parse_job_ref("42", CONFIG), "C1", "U1", lambda text: "1.2")
     scheduler.state = "FAILED"
-    assert "already ended (FAILED)" in w.start(w.resolve("42"), "C2", "U1", lambda text: "1.2")
+    assert "already ended (FAILED)" in w.start(parse_job_ref("42", CONFIG), "C2", "U1", lambda text: "1.2")
     posted = []
-    assert w.stop(w.resolve("42"), "C1", "U9", lambda ts, text: posted.append((ts, text))) == ""
+    assert w.stop(parse_job_ref("42", CONFIG), "C1", "U9", lambda ts, text: posted.append((ts, text))) == ""
     assert posted == [("111.222", ":no_bell: <@U9> stopped watching `local/42`.")]
-    assert "not being watched" in w.stop(w.resolve("42"), "C1", "U9", lambda ts, text: None)
+    assert "not being watched" in w.stop(parse_job_ref("42", CONFIG), "C1", "U9", lambda ts, text: None)
 
 
 @pytest.mark.parametrize(

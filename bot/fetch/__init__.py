@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from bot.config import Config
+from bot.config import Config, SlurmCluster
 from bot.fetch.base import Budget, FetchedLog, FetchResult, JobFacts, JobRef
 from bot.fetch.errors import (
     CannotConnect,
@@ -115,16 +115,23 @@ def fetch_job(ref: JobRef, config: Config, *, runner=None, http=None) -> FetchRe
     return fetch_ray(ref, cluster, budget, http=http)
 
 
+def _slurm(name: str, config: Config, why: str) -> SlurmCluster:
+    """The Slurm cluster `name`; NotConfigured, saying `why`, for a cluster of another kind."""
+    cluster = config.clusters[name]
+    if not isinstance(cluster, SlurmCluster):
+        raise NotConfigured(f"cluster {name!r} is a {cluster.kind} cluster: {why}")
+    return cluster
+
+
 def job_status(ref: JobRef, config: Config, *, runner=None, http=None) -> tuple[JobFacts, list]:
     """What a watch needs: the job's facts (its state) and the paths of its growing logs. Watching reads files
     on a filesystem this machine shares with the job, so it covers Slurm clusters; Kubernetes and Ray serve
     their logs through an API, which a watch does not follow (yet)."""
-    cluster = config.clusters[ref.cluster]
-    if cluster.kind != "slurm":
-        raise NotConfigured(
-            f"cluster {ref.cluster!r} is a {cluster.kind} cluster: watching follows log files of Slurm jobs on "
-            "a shared filesystem (or `denpex watch PATH` on a login node)"
-        )
+    cluster = _slurm(
+        ref.cluster,
+        config,
+        "watching follows log files of Slurm jobs on a shared filesystem (or `denpex watch PATH` on a login node)",
+    )
     from bot.fetch.slurm import slurm_status
 
     return slurm_status(ref, cluster, Budget(cluster.max_bytes, cluster.timeout_seconds), runner=runner, http=http)
@@ -132,9 +139,7 @@ def job_status(ref: JobRef, config: Config, *, runner=None, http=None) -> tuple[
 
 def ended_jobs(cluster_name: str, config: Config, states: set[str], *, runner=None) -> list[dict]:
     """The jobs of a Slurm cluster that ended in one of `states`, as far as its controller still knows them."""
-    cluster = config.clusters[cluster_name]
-    if cluster.kind != "slurm":
-        raise NotConfigured(f"cluster {cluster_name!r} is a {cluster.kind} cluster: [[watch.auto]] needs Slurm")
+    cluster = _slurm(cluster_name, config, "[[watch.auto]] needs Slurm")
     from bot.fetch.slurm import ended_jobs as slurm_ended
 
     return slurm_ended(cluster, states, runner=runner, timeout=cluster.timeout_seconds)

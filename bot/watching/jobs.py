@@ -82,10 +82,6 @@ class JobWatches:
 
     # -- asked in Slack -----------------------------------------------------------
 
-    def resolve(self, text: str) -> JobRef:
-        """The job a `/denpex watch` or `unwatch` names; FetchError (in words) when it names none."""
-        return parse_job_ref(text.strip(), self.config)
-
     def start(self, ref: JobRef, channel: str, user: str, post: Callable[[str], str]) -> str:
         """Start watching `ref` in `channel`: checks the job with the scheduler, posts the confirmation (whose
         thread the alerts go to) with `post`, and records the watch. Returns what to answer the command with."""
@@ -244,9 +240,7 @@ class AutoDiagnosis:
 
     def look(self, entry: AutoWatch) -> list[str]:
         """One look at the entry's cluster; returns the job ids announced."""
-        now = self.clock()
-        started = self.store.auto_started(entry.key, now)
-        first_look = started == now  # this process recorded the entry's start just now
+        started, first_look = self.store.auto_started(entry.key, self.clock())
         seen = self.store.auto_seen(entry.key)
         announced = []
         for job in self.ended(entry.cluster, self.config, set(entry.states)):

@@ -15,7 +15,7 @@ from typing import Any
 
 import re2
 
-from signatures import Library, Matcher, Signature
+from signatures import COMPLETION_MARKERS, Library, Matcher, Signature
 
 PREFIX_BYTES = 160
 BACK_LINES = 4096  # lines looked at from the end of new output for each rank's last step
@@ -28,14 +28,6 @@ BAR_REDRAWS = 64  # redraws of a \r progress bar looked at, from the newest
 EXTRA_SAVE_STARTS = [(r"saving model to '?(?P<what>[^'\s]+)", "saving model to")]
 
 # A run that ended on its own.
-COMPLETION_MARKERS = [
-    r"'train_runtime':",  # Hugging Face Trainer's final metrics
-    r"`Trainer\.fit` stopped:",  # Lightning: max_steps / max_epochs reached
-    r"after training is done",  # Megatron
-    r"worker group successfully finished",  # torchrun's agent
-    r"(?i)\btraining (?:is )?(?:complete|completed|finished|done)\b",
-    r"(?i)\b(?:finished|done with|completed) training\b",
-]
 
 _RANK = [
     re.compile(rb"\[rank\s*(\d{1,6})\]"),
