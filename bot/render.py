@@ -411,6 +411,7 @@ def watch_job_ended(job: str, state: str) -> str:
 
 WATCH_ICONS = {
     "diagnosis": ":rotating_light:",
+    "diverging": ":chart_with_upwards_trend:",
     "slow_save": ":floppy_disk:",
     "stall": ":double_vertical_bar:",
     "silence": ":zipper_mouth_face:",

@@ -15,6 +15,7 @@ from ._cases import CaseResult, case_report, run_cases
 from ._draft import Draft, DraftError, draft_signature
 from ._engine import ERRORLIKE, Matcher
 from ._events import ScanResult
+from ._follow import Diverged, TrendFollower
 from ._library import LIBRARY_DIR, Library, SignatureFileError, default_library, load_library, load_signature
 from ._lines import COMPLETION_MARKERS
 from ._lint import coverage_markdown, lint_library
@@ -51,6 +52,8 @@ __all__ = [
     "Library",
     "Matcher",
     "ScanResult",
+    "TrendFollower",
+    "Diverged",
     "Signature",
     "SignatureFileError",
     "Source",

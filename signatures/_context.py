@@ -147,7 +147,10 @@ def time_of(head: str, year: int | None) -> float | None:
 
 
 def _decode(raw) -> str:
-    return strip_ansi(bytes(raw).decode("utf-8", "replace")).rstrip("\r")
+    raw = bytes(raw)
+    if raw.isascii() and b"\x1b" not in raw:  # most lines: their text is their bytes
+        return raw.decode().rstrip("\r")
+    return strip_ansi(raw.decode("utf-8", "replace")).rstrip("\r")
 
 
 class _Row:
@@ -262,13 +265,17 @@ class Surroundings:
                 self._index_row(row)
 
     def _index_row(self, row: _NumberedRow) -> None:
+        number, text, index = row.number, row.text, self._index
+        header, frame = _TRACEBACK in text, 'File "' in text[:300]
         for key in (row.rank, _ALL):
-            lines, headers, frames = self._index.setdefault(key, ([], [], []))
-            lines.append(row.number)
-            if _TRACEBACK in row.text:
-                headers.append(row.number)
-            if 'File "' in row.text[:300]:
-                frames.append(row.number)
+            found = index.get(key)
+            if found is None:
+                found = index[key] = ([], [], [])
+            found[0].append(number)
+            if header:
+                found[1].append(number)
+            if frame:
+                found[2].append(number)
 
     def _row(self, number: int) -> _NumberedRow:
         return self._rows[number - self._rows[0].number]

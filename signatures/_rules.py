@@ -116,16 +116,10 @@ class RuleKinds:
             mt = cp.regex.search(text)
             if mt is None or self.m.runtime[sig.id].excluded(text.encode()):
                 continue
-            groups = mt.groupdict()
-            name = (groups.get("series") or "").lower()
-            value = _trend.parse_value(groups.get("value") or "")
-            if (
-                value is None
-                or value == 0
-                or name in sig.trend.ignore_series
-                or (sig.trend.series and name not in sig.trend.series)
-            ):
+            read = _trend.reading(sig.trend, mt.groupdict())
+            if read is None:
                 continue
+            name, value = read
             if prefix is None:
                 prefix = parse_prefix(text, st.year)
             rank = prefix.rank if prefix.rank is not None else st.source.rank_hint

@@ -67,6 +67,7 @@ class Series:
     offered: int = 0
     last: Observation | None = None  # the newest value, kept whatever the thinning dropped
     negative: bool = False  # a value below 0 was seen: not a loss this rule can judge
+    cap: int = SERIES_CAP
 
     def offer(self, obs: Observation) -> None:
         if obs.value < 0:
@@ -78,7 +79,7 @@ class Series:
         if (self.offered - 1) % self.stride:
             return
         self.points.append(obs)
-        if len(self.points) >= SERIES_CAP:
+        if len(self.points) >= self.cap:
             self.points = self.points[::2]
             self.stride *= 2
 
@@ -88,6 +89,16 @@ class Series:
         if self.negative or not self.points or last is None:  # a kept point was offered: `last` is set
             return []
         return self.points if self.points[-1] is last else self.points + [last]
+
+
+def reading(rule: Trend, groups: dict) -> tuple[str, float] | None:
+    """(series name, value) of a trend pattern's match, or None when the rule does not follow it: no finite
+    value (or 0), or a series it ignores or does not name."""
+    name = (groups.get("series") or "").lower()
+    value = parse_value(groups.get("value") or "")
+    if value is None or value == 0 or name in rule.ignore_series or (rule.series and name not in rule.series):
+        return None
+    return name, value
 
 
 def parse_value(raw: str) -> float | None:

@@ -384,6 +384,75 @@ def test_the_state_round_trips_through_json_and_a_resumed_watch_says_nothing_twi
     assert [(a.kind, a.rank) for a in said] == [("diagnosis", 5)] and "on rank 5 as well" in said[0].message
 
 
+def loss_lines(first, losses, ranks=(0,)):
+    return "".join(
+        f"[rank{r}]: step {s} | loss {loss:.4f} | lr 3.0e-04\n" for s, loss in enumerate(losses, first) for r in ranks
+    )
+
+
+def test_a_loss_that_diverges_is_said_once_while_the_run_goes_on_and_after_a_restart(tmp_path, matcher):
+    log, clock = tmp_path / "train.log", Clock()
+    log.touch()
+    watcher = Watcher([str(log)], fast(), matcher, clock=clock)
+    falling = [4.0 - 0.1 * i for i in range(30)]  # 4.0 -> 1.1
+    append(log, loss_lines(1, falling, ranks=(0, 1)))
+    assert [a for a in watcher.poll() if not a.notice] == []
+    clock.now += 1
+    # rank 1 climbs to ~6 and stays there; rank 0 has one spike it recovers from
+    append(log, loss_lines(31, [1.1, 1.05, 1.0], ranks=(0, 1)))
+    append(log, loss_lines(34, [1.0, 5.8, 1.0, 0.98, 0.97, 0.96], ranks=(0,)))
+    append(log, loss_lines(34, [3.9, 5.2, 6.1, 6.3, 6.0, 6.2], ranks=(1,)))
+    said = [a for a in watcher.poll() if not a.notice]
+    assert [(a.kind, a.rank) for a in said] == [("diverging", 1)]
+    alert = said[0]
+    assert alert.facts["signature"] == "train.loss_diverged" and alert.facts["class"] == "loss_spike_divergence"
+    assert alert.facts["low"] == "1" and alert.facts["low_at"] == "step 33" and alert.facts["up_at"] == "step 34"
+    assert alert.message.startswith("the loss is diverging on rank 1: it fell to 1 (step 33), rose to 3.9 at step 34")
+    assert "is still 6.2 at step 39" in alert.message and alert.file == str(log)
+
+    # every rank of a job that diverges together: one alert naming them
+    everyone = Watcher([str(tmp_path / "all.log")], fast(), matcher, clock=clock)
+    append(tmp_path / "all.log", loss_lines(1, falling + [1.0, 3.9, 5.2, 6.1, 6.3], ranks=range(8)))
+    said = [a for a in everyone.poll() if not a.notice]
+    assert [a.kind for a in said] == ["diverging"] and said[0].facts["ranks"] == list(range(8))
+    assert "diverging on ranks 0-7" in said[0].message
+
+    state = json.loads(json.dumps(watcher.state()))
+    clock.now += 1
+    resumed = Watcher([str(log)], fast(), matcher, clock=clock, state=state)
+    append(log, loss_lines(40, [6.4, 6.5], ranks=(1,)))
+    assert [a for a in resumed.poll() if not a.notice] == []  # said before the restart: not again
+
+
+def test_a_loss_spike_the_run_recovers_from_and_eval_losses_are_not_alerts(tmp_path, matcher):
+    log = tmp_path / "train.log"
+    log.write_text(
+        loss_lines(1, [3.0 - 0.05 * i for i in range(40)])
+        + loss_lines(41, [9.0, 8.5, 7.9, 1.1, 1.0, 0.99, 0.98])
+        + "".join(f"Validation: loss {v}\n" for v in (0.5, 0.4, 3.0, 4.0, 5.0, 6.0, 7.0))
+    )
+    watcher = Watcher([str(log)], fast(), matcher)
+    assert [a for a in watcher.poll() if not a.notice] == []
+
+
+def test_a_poll_reads_a_bounded_sample_of_loss_lines_and_always_the_newest(tmp_path, matcher):
+    from signatures import TrendFollower
+    from signatures._follow import LINES_PER_BLOCK
+
+    follower = TrendFollower(matcher.library)
+    data = loss_lines(1, [2.0] * 5000).encode()
+    assert follower.offer_block(data, 1, 0) <= LINES_PER_BLOCK + 1
+    series = next(iter(follower.series.values()))
+    assert series.last is not None and series.last.step == 5000 and series.last.line == 5000
+
+    # a small poll reads every loss line, with its line number; lines that only mention a loss are passed over
+    small = TrendFollower(matcher.library)
+    noisy = "".join(f"[rank0]: loss scaler: Validation: loss 9.9 at {s}\n" + loss_lines(s, [1.5]) for s in range(1, 41))
+    assert small.offer_block(noisy.encode(), 101, 0) >= 40
+    (only,) = small.series.values()
+    assert only.offered == 40 and [p.line for p in only.points[:3]] == [102, 104, 106]
+
+
 def test_a_state_from_other_paths_is_not_read(tmp_path, matcher):
     a, b = tmp_path / "a.log", tmp_path / "b.log"
     a.write_text("step 1 loss 2\n")

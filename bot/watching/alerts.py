@@ -9,7 +9,7 @@ from typing import Any
 from signatures import Report
 
 # problems and the end of the run, in the order a reader meets them
-KINDS = ("diagnosis", "slow_save", "stall", "silence", "slow_steps", "end")
+KINDS = ("diagnosis", "diverging", "slow_save", "stall", "silence", "slow_steps", "end")
 # about the files themselves: worth a line on stderr, not a post in an incident thread
 NOTICES = ("file_new", "file_reset")
 

@@ -15,7 +15,7 @@ from functools import lru_cache
 from statistics import median
 from typing import Any
 
-from signatures import Diagnosis, Evidence, Matcher, diagnose_sources, source_from_bytes
+from signatures import Diagnosis, Diverged, Evidence, Matcher, TrendFollower, diagnose_sources, source_from_bytes
 
 from .alerts import Alert, ranks_text, span, span_range
 from .lines import SaveLine, diagnosed
@@ -467,3 +467,45 @@ class FailureWatch:
         while len(self.alerted) > ALERTED_KEPT:
             del self.alerted[next(iter(self.alerted))]
         return new
+
+
+class LossWatch:
+    """The library's trend rules (a loss that fell, climbed back and stayed up) followed as the run goes: each
+    divergence of a (rank, loss name) said once, with what was measured, while the run still burns compute."""
+
+    def __init__(self, matcher: Matcher):
+        self.follower = TrendFollower(matcher.library)
+
+    def state(self) -> dict:
+        return self.follower.state()
+
+    def restore(self, saved: dict) -> None:
+        self.follower.restore(saved)
+
+    def feed(self, chunk: Chunk, rank: int | None) -> None:
+        if self.follower and chunk.data:
+            self.follower.offer_block(chunk.data, chunk.first_line, rank)
+
+    def check(self, now: float, file_of: dict[int | None, str]) -> list[Alert]:
+        """One alert per signature and loss name for the ranks whose loss diverged since the last look (a job's
+        ranks diverge together: 256 ranks are one alert), described by the rank whose climb began first."""
+        grouped: dict[tuple[str, str], list[Diverged]] = {}
+        for d in self.follower.diverged():
+            grouped.setdefault((d.sig.id, d.name), []).append(d)
+        alerts = []
+        for (sig_id, name), together in grouped.items():
+            first = min(together, key=lambda d: (d.divergence.first_up.step or 0, d.divergence.first_up.line))
+            values = first.values
+            ranks = sorted(d.rank for d in together if d.rank is not None)
+            on = f" on {ranks_text(ranks)}" if ranks else ""
+            loss = f"{name} loss" if name else "loss"
+            message = (
+                f"the {loss} is diverging{on}: it fell to {values['low']} ({values['low_at']}), rose to "
+                f"{values['value']} at {values['up_at']} ({values['rise']} the low) and is still {values['last']} "
+                f"at {values['last_at']} ({sig_id}): {first.divergence.last.text.strip()[:200]}"
+            )
+            facts = {"signature": sig_id, "class": first.sig.cls, "series": name, "ranks": ranks, **values}
+            files = set(file_of.values())
+            where = file_of.get(first.rank) or (files.pop() if len(files) == 1 else None)
+            alerts.append(Alert("diverging", message, now, where, first.rank, facts))
+        return alerts

@@ -14,7 +14,7 @@ from bot.config import WatchSection, seconds
 from signatures import Matcher, default_matcher, source_from_bytes
 
 from .alerts import Alert, span
-from .detectors import FailureWatch, ProgressWatch, SaveWatch
+from .detectors import FailureWatch, LossWatch, ProgressWatch, SaveWatch
 from .lines import recognisers_of
 from .tail import Chunk, Tails
 
@@ -46,6 +46,7 @@ class Watcher:
         self.saves = SaveWatch(config.save_slow_factor, seconds(config.save_warn_after))
         self.progress = ProgressWatch(seconds(config.stall_after), config.slow_factor, config.window)
         self.failures = FailureWatch(self.matcher)
+        self.losses = LossWatch(self.matcher)
         self.polls: int = saved.get("polls", 0)
         self.last_poll: float | None = saved.get("last_poll")
         self.completion: dict | None = saved.get("completion")
@@ -56,6 +57,7 @@ class Watcher:
             self.saves.restore(saved["saves"])
             self.progress.restore(saved["progress"])
             self.failures.restore(saved["failures"])
+            self.losses.restore(saved.get("losses", {}))
             if self.last_poll is not None and clock() - self.last_poll > CATCH_UP_POLLS * self.interval:
                 self.tails.catch_up()
 
@@ -77,6 +79,7 @@ class Watcher:
             "saves": self.saves.state(),
             "progress": self.progress.state(),
             "failures": self.failures.state(),
+            "losses": self.losses.state(),
             "completion": self.completion,
             "outcome": self.outcome,
         }
@@ -103,6 +106,7 @@ class Watcher:
                     Alert("file_reset", f"{tail.path} {tail.reset}: reading it again from the start", now, tail.path)
                 )
         alerts += self.failures.flush(now, self.polls)
+        alerts += self.losses.check(now, self._rank_files())
         self.progress.settle(now, measured=not self.saves.saved_this_poll)
         failure = self.failures.failure
         if (
@@ -128,6 +132,7 @@ class Watcher:
         if chunk.path not in self._file_ranks:
             self._file_ranks[chunk.path] = source_from_bytes(chunk.path, b"").rank_hint  # rank3.log, attempt_0/3/
         rank = self._file_ranks[chunk.path]
+        self.losses.feed(chunk, rank)
         known = self.progress.known.get(chunk.path, set())
         self.progress.feed(chunk, self.lines.last_steps(chunk.data, chunk.tail, rank, known))
         kinds = self.lines.present(chunk.data)
@@ -137,6 +142,13 @@ class Watcher:
         if marker:
             self.completion = {"file": chunk.path, "text": marker, "poll": self.polls}
         return "failure" in kinds
+
+    def _rank_files(self) -> dict[int | None, str]:
+        """A file each rank's lines were read from, for alerts that name a rank (a file named for its rank first)."""
+        files: dict[int | None, str] = {}
+        for path, rank in self._file_ranks.items():
+            files.setdefault(rank, path)
+        return files
 
     def _last_output(self) -> float | None:
         return max((t.last_growth for t in self.tails.files.values() if t.last_growth is not None), default=None)

@@ -1,0 +1,175 @@
+"""Trend rules applied to a run as it goes (`denpex watch`, `/denpex watch`): the loss each rank prints is
+followed across polls, and a divergence is said once, while the run still burns compute.
+
+The scan follows trends over a whole log at once (_rules / _trend). A watch sees a log a few lines at a time
+and keeps its state between polls as JSON, so this keeps smaller series (POINTS observations, thinned evenly
+as _trend.Series thins them) with short texts, and remembers which divergences it has reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ._library import Library
+from ._lines import parse_prefix
+from ._schema import Signature, compile_regex
+from ._trend import Divergence, Observation, Series, describe, diverged, reading, step_of
+
+POINTS = 128  # observations kept per series (the scan keeps 2,048: a watch stores its state after every poll)
+TEXT_CHARS = 160  # of each observation's line
+SERIES_KEPT = 256  # series followed per watch: (signature, rank, loss name)
+LINES_PER_BLOCK = 512  # trend lines read from one block of new output, evenly spread, the newest always
+TRIES = 4  # lines holding a trend literal tried per window for one the rule follows
+
+
+@dataclass(frozen=True)
+class Diverged:
+    sig: Signature
+    rank: int | None
+    name: str  # the loss's name ("" when unnamed)
+    divergence: Divergence
+    values: dict[str, str]  # describe()'s
+
+
+class TrendFollower:
+    """The library's trend rules (a loss that diverged), fed line by line."""
+
+    def __init__(self, library: Library):
+        self.rules = [
+            (
+                sig,
+                [compile_regex(p.regex, p.caseless) for p in sig.patterns],
+                [compile_regex(x.regex, x.caseless) for x in sig.exclude],
+                [
+                    (lit.lower() if p.caseless else lit, p.caseless)
+                    for p in sig.patterns
+                    for lit in ([p.literal] if p.literal else p.literals)
+                ],
+            )
+            for sig in library.signatures
+            if sig.trend is not None and sig.status != "deprecated"
+        ]
+        self.series: dict[tuple[str, int | None, str], Series] = {}
+        self.said: set[tuple[str, int | None, str]] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.rules)
+
+    def offer_block(self, data: bytes, first_line: int, default_rank: int | None) -> int:
+        """The trend lines of `data` (whole lines, the first numbered `first_line`), sampled: `data` is cut into
+        LINES_PER_BLOCK windows and the first trend line of each is read (up to TRIES lines holding a literal),
+        and the newest trend line always (whether a loss is still up is read from the newest). A poll of
+        10 MB of new output then costs a few hundred substring searches and regex calls, not one per line.
+        Returns how many lines were offered."""
+        if not self.rules or not data:
+            return 0
+        lits = {(lit.encode(), caseless) for *_, found in self.rules for lit, caseless in found}
+        lowered = data.lower() if any(c for _, c in lits) else data  # lower() keeps every byte in its place
+
+        def find(lo: int, hi: int) -> int:
+            spots = [(lowered if c else data).find(lit, lo, hi + len(lit) - 1) for lit, c in lits]  # starts in it
+            return min((p for p in spots if p >= 0), default=-1)
+
+        def last() -> int:
+            return max((lowered if c else data).rfind(lit) for lit, c in lits)
+
+        offered, counted, line_no, done = 0, 0, first_line, -1  # lines counted up to offset `counted`
+        width = -(-len(data) // LINES_PER_BLOCK)
+
+        def offer_at(at: int) -> bool:
+            nonlocal counted, line_no, done, offered
+            ls = data.rfind(b"\n", 0, at) + 1
+            if ls <= done:
+                return False
+            le = data.find(b"\n", at)
+            le = len(data) if le < 0 else le
+            line_no += data.count(b"\n", counted, ls)
+            counted, done = ls, ls
+            offered += 1
+            return self.offer(data[ls:le].decode("utf-8", "replace").rstrip("\r"), line_no, default_rank)
+
+        for lo in range(0, len(data), width):
+            hi, at = min(lo + width, len(data)), lo
+            for _ in range(TRIES):
+                at = find(at, hi)
+                if at < 0 or offer_at(at):
+                    break
+                at = data.find(b"\n", at, hi) + 1 or hi
+        newest = last()
+        if newest >= 0:
+            offer_at(newest)
+        return offered
+
+    def offer(self, text: str, line: int, default_rank: int | None) -> bool:
+        """One line of the run's output (numbered `line` in its file); whether a series took its value."""
+        lowered = None
+        for sig, patterns, excludes, literals in self.rules:
+            assert sig.trend is not None  # only trend rules are kept
+            if lowered is None:
+                lowered = text.lower()
+            if not any((lit in lowered) if caseless else (lit in text) for lit, caseless in literals):
+                continue
+            for regex in patterns:
+                m = regex.search(text)
+                if m is None:
+                    continue
+                read = reading(sig.trend, m.groupdict())
+                if read is None or any(x.search(text) for x in excludes):
+                    break
+                name, value = read
+                prefix = parse_prefix(text)
+                rank = prefix.rank if prefix.rank is not None else default_rank
+                key = (sig.id, rank, name)
+                series = self.series.get(key)
+                if series is None:
+                    if len(self.series) >= SERIES_KEPT:
+                        return False
+                    series = self.series[key] = Series(cap=POINTS)
+                series.offer(Observation(line, value, text[:TEXT_CHARS], prefix.time, prefix.host, step_of(text)))
+                return True
+        return False
+
+    def diverged(self) -> list[Diverged]:
+        """Divergences not reported before."""
+        sigs = {sig.id: sig for sig, *_ in self.rules}
+        found = []
+        for key, series in self.series.items():
+            if key in self.said:
+                continue
+            sig = sigs[key[0]]
+            assert sig.trend is not None
+            d = diverged(series.observed(), sig.trend)
+            if d is not None:
+                self.said.add(key)
+                found.append(Diverged(sig, key[1], key[2], d, describe(d)))
+        return found
+
+    def state(self) -> dict:
+        return {
+            "series": [
+                {
+                    "key": list(key),
+                    "points": [asdict(p) for p in s.points],
+                    "stride": s.stride,
+                    "offered": s.offered,
+                    "last": asdict(s.last) if s.last is not None else None,
+                    "negative": s.negative,
+                }
+                for key, s in self.series.items()
+            ],
+            "said": [list(k) for k in self.said],
+        }
+
+    def restore(self, saved: dict) -> None:
+        self.series = {}
+        for row in saved.get("series", []):
+            key = (row["key"][0], row["key"][1], row["key"][2])
+            self.series[key] = Series(
+                [Observation(**p) for p in row["points"]],
+                row["stride"],
+                row["offered"],
+                Observation(**row["last"]) if row["last"] else None,
+                row["negative"],
+                cap=POINTS,
+            )
+        self.said = {(k[0], k[1], k[2]) for k in saved.get("said", [])}
