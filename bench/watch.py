@@ -98,7 +98,7 @@ def bot_watches(work: Path, jobs: int, polls: int, matcher) -> list[tuple[str, s
         (logs / f"slurm-{j + 1}.out").write_bytes(st.block(64 << 10))
     clock = [time.time()]
 
-    def status(ref, _config):
+    def status(ref, _config, **_):
         return JobFacts(job_id=ref.job_id, state="RUNNING"), [logs / f"slurm-{ref.job_id}.out"]
 
     store = Store(work / "denpex.db")

@@ -102,6 +102,8 @@ class AutoWatch(_Section):
     accounts: list[str] = Field(default_factory=list)
     users: list[str] = Field(default_factory=list)
     name: str | None = None  # a regex the job name must match (re.search)
+    namespace: str | None = None  # Kubernetes: the namespace listed (default: the cluster's)
+    selector: str | None = None  # Kubernetes: a label selector the jobs must match ("team=llm,tier!=dev")
     states: list[str] = Field(default_factory=lambda: list(AUTO_STATES))
     poll: str = Field("1m", pattern=DURATION)
 
@@ -229,8 +231,25 @@ class Config(_Section):
             cluster = self.clusters.get(entry.cluster)
             if cluster is None:
                 raise ValueError(f"watch.auto.{i}.cluster: no cluster {entry.cluster!r} in [clusters]")
-            if cluster.kind != "slurm":
-                raise ValueError(f"watch.auto.{i}.cluster: {entry.cluster!r} is {cluster.kind}; auto needs slurm")
+            if cluster.kind not in ("slurm", "kubernetes"):
+                raise ValueError(
+                    f"watch.auto.{i}.cluster: {entry.cluster!r} is {cluster.kind}; auto needs slurm or kubernetes"
+                )
+            slurm_only = {"partitions": entry.partitions, "accounts": entry.accounts, "users": entry.users}
+            kubernetes_only = {"namespace": entry.namespace, "selector": entry.selector}
+            other = "Slurm" if cluster.kind == "kubernetes" else "Kubernetes"
+            for key, value in (slurm_only if cluster.kind == "kubernetes" else kubernetes_only).items():
+                if value:
+                    raise ValueError(
+                        f"watch.auto.{i}.{key}: filters {other} jobs; {entry.cluster!r} is a {cluster.kind} cluster"
+                    )
+            explicit = "states" in entry.model_fields_set  # the default names Slurm's states: a Kubernetes job has 2
+            if cluster.kind == "kubernetes" and explicit and set(entry.states) - {"FAILED", "TIMEOUT"}:
+                unknown = sorted(set(entry.states) - {"FAILED", "TIMEOUT"})
+                raise ValueError(
+                    f"watch.auto.{i}.states: a Kubernetes job ends FAILED (its Failed condition) or TIMEOUT "
+                    f"(DeadlineExceeded); not {', '.join(unknown)}"
+                )
         return self
 
 

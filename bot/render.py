@@ -442,18 +442,19 @@ def watch_closing(job: str, state: str, report: Report | None) -> str:
 
 def auto_diagnosis(job: dict, report: Report | None, problem: str | None = None) -> str:
     """[[watch.auto]]: a failed job nobody asked about, diagnosed in the channel."""
-    who = f"{job.get('JobName', '?')}, {job.get('user') or '?'}"
+    who = f"{job.get('JobName', '?')}, {job.get('user') or job.get('Kind') or '?'}"
     head = f"`{job['JobId']}` ({clip(who, 120)}) ended {job.get('JobState', '?')}"
+    ref = job.get("ref") or job["JobId"]  # what /denpex diagnose takes: with the cluster's name when it is needed
     if problem:
         return redact(f":x: {head}; its logs could not be read: {clip(problem, 400)}")
     if report is None or report.top is None:
-        return redact(f":x: {head}; its logs name no failure. `/denpex diagnose {job['JobId']}` shows them.")
+        return redact(f":x: {head}; its logs name no failure. `/denpex diagnose {ref}` shows them.")
     d = report.top
     where = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
     return redact(
         f":x: {head}: *{d.title}*{where}, {clip(d.first_seen.source, 120)}:{d.first_seen.line}\n"
         f"> {clip(d.first_seen.text, 300)}\n*Fix:* {clip(d.fix, 600)}\n"
-        f"`/denpex diagnose {job['JobId']}` gives the whole answer with its checklist and buttons."
+        f"`/denpex diagnose {ref}` gives the whole answer with its checklist and buttons."
     )
 
 

@@ -46,7 +46,7 @@ class Scheduler:
     def __init__(self, log: Path):
         self.log, self.state, self.unknown = log, "RUNNING", False
 
-    def __call__(self, ref, config):
+    def __call__(self, ref, config, **_):
         if self.unknown:
             raise UnknownJob(f"Slurm does not know job {ref.job_id}")
         return JobFacts(job_id=ref.job_id, state=self.state, exit_code="0:0"), [self.log]
@@ -214,7 +214,7 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
         {"JobId": "4", "JobName": "eval", "Partition": "gpu", "JobState": "TIMEOUT", "end": clock.now + 5},
     ]
     store = Store(tmp_path / "denpex.db")
-    auto = AutoDiagnosis(config, store, default_matcher(), deliver=lambda _id: None, ended=lambda *a: jobs, clock=clock)
+    auto = AutoDiagnosis(config, store, default_matcher(), deliver=lambda _id: None, ended=lambda *a, **k: jobs, clock=clock)
     auto._diagnose = lambda entry, job_id: (None, "no logs here")  # type: ignore[method-assign]
     entry = config.watch.auto[0]
     assert auto.look(entry) == []  # the first look passes over what had ended (the controller's clock is its own)
@@ -223,7 +223,7 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
     clock.now += 60
     assert auto.look(entry) == ["5"]  # 6 is out of scope
     assert auto.look(entry) == []  # never twice
-    again = AutoDiagnosis(config, Store(tmp_path / "denpex.db"), default_matcher(), lambda _id: None, lambda *a: jobs)
+    again = AutoDiagnosis(config, Store(tmp_path / "denpex.db"), default_matcher(), lambda _id: None, lambda *a, **k: jobs)
     again._diagnose = auto._diagnose  # type: ignore[method-assign]
     assert again.look(entry) == []  # nor after a restart
     assert outbox_texts(store) == [":x: `5` (pretrain, ?) ended FAILED; its logs could not be read: no logs here"]

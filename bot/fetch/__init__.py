@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from bot.config import Config, SlurmCluster
-from bot.fetch.base import Budget, FetchedLog, FetchResult, JobFacts, JobRef
+from bot.config import Config, KubernetesCluster, SlurmCluster
+from bot.fetch.base import Budget, FetchedLog, FetchResult, JobFacts, JobRef, LogFollow
 from bot.fetch.errors import (
     CannotConnect,
     FetchError,
@@ -41,6 +41,7 @@ __all__ = [
     "InvalidJobId",
     "JobFacts",
     "JobRef",
+    "LogFollow",
     "LogMissing",
     "NotConfigured",
     "NotFound",
@@ -123,23 +124,46 @@ def _slurm(name: str, config: Config, why: str) -> SlurmCluster:
     return cluster
 
 
-def job_status(ref: JobRef, config: Config, *, runner=None, http=None) -> tuple[JobFacts, list]:
-    """What a watch needs: the job's facts (its state) and the paths of its growing logs. Watching reads files
-    on a filesystem this machine shares with the job, so it covers Slurm clusters; Kubernetes and Ray serve
-    their logs through an API, which a watch does not follow (yet)."""
+def job_status(
+    ref: JobRef, config: Config, *, runner=None, http=None, follow: LogFollow | None = None
+) -> tuple[JobFacts, list]:
+    """What a watch needs: the job's facts (its state) and the paths of its growing logs. A Slurm job's logs are
+    files on a filesystem this machine shares with the job; a Kubernetes job's come from the API, appended to
+    spool files under `follow` at each look (without `follow`, its state only). Ray serves a job's log whole, not as it grows: not watched."""
+    cluster = config.clusters[ref.cluster]
+    if isinstance(cluster, KubernetesCluster):
+        from bot.fetch.kubernetes.follow import follow_kubernetes
+
+        return follow_kubernetes(ref, cluster, follow, http=http)
     cluster = _slurm(
         ref.cluster,
         config,
-        "watching follows log files of Slurm jobs on a shared filesystem (or `denpex watch PATH` on a login node)",
+        "watching follows the log files of Slurm jobs on a shared filesystem and Kubernetes jobs through the API "
+        "(or `denpex watch PATH` on a login node)",
     )
     from bot.fetch.slurm import slurm_status
 
     return slurm_status(ref, cluster, Budget(cluster.max_bytes, cluster.timeout_seconds), runner=runner, http=http)
 
 
-def ended_jobs(cluster_name: str, config: Config, states: set[str], *, runner=None) -> list[dict]:
-    """The jobs of a Slurm cluster that ended in one of `states`, as far as its controller still knows them."""
-    cluster = _slurm(cluster_name, config, "[[watch.auto]] needs Slurm")
+def ended_jobs(
+    cluster_name: str,
+    config: Config,
+    states: set[str],
+    *,
+    runner=None,
+    http=None,
+    namespace: str | None = None,
+    selector: str | None = None,
+) -> list[dict]:
+    """The jobs of a cluster that ended in one of `states`, as far as its scheduler still knows them: a Slurm
+    controller's, or a Kubernetes namespace's Jobs, PyTorchJobs and JobSets (by label selector)."""
+    cluster = config.clusters[cluster_name]
+    if isinstance(cluster, KubernetesCluster):
+        from bot.fetch.kubernetes.follow import ended_kubernetes
+
+        return ended_kubernetes(cluster_name, cluster, states, namespace, selector, http=http)
+    cluster = _slurm(cluster_name, config, "[[watch.auto]] needs a Slurm or Kubernetes cluster")
     from bot.fetch.slurm import ended_jobs as slurm_ended
 
     return slurm_ended(cluster, states, runner=runner, timeout=cluster.timeout_seconds)

@@ -40,6 +40,15 @@ class JobRef:
 
 
 @dataclass
+class LogFollow:
+    """Where a watch of a job whose logs come from an API (Kubernetes) keeps them: `spool`, a directory of files
+    the watch reads as they grow, and `cursors`, how far each log was read (JSON: the watch stores it)."""
+
+    spool: Path
+    cursors: dict
+
+
+@dataclass
 class JobFacts:
     job_id: str
     name: str | None = None

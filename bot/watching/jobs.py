@@ -14,15 +14,28 @@ import json
 import logging
 import os
 import re
+import shutil
 import socket
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 import signatures
 from bot import render
 from bot.config import AutoWatch, Config, seconds
-from bot.fetch import FetchError, JobFacts, JobRef, ended_jobs, fetch_job, job_status, parse_job_ref
+from bot.fetch import (
+    FetchError,
+    FetchResult,
+    JobFacts,
+    JobRef,
+    LogFollow,
+    ended_jobs,
+    fetch_job,
+    job_status,
+    parse_job_ref,
+)
 from bot.fetch.errors import InvalidJobId, NotConfigured, UnknownCluster, UnknownJob
 from bot.jobs import job_report
 from bot.store import Store
@@ -43,6 +56,14 @@ WAITING = {
     "RESV_DEL_HOLD",
 }
 RUNNING = {"RUNNING", "COMPLETING", "STOPPED", "SIGNALING", "STAGE_OUT"}
+# Kubernetes' words (a job's condition or its pods' phase) in Slurm's
+KUBERNETES_STATES = {
+    "COMPLETE": "COMPLETED",
+    "SUCCEEDED": "COMPLETED",
+    "SUCCESSCRITERIAMET": "COMPLETED",
+    "RESTARTING": "RUNNING",
+    "CREATED": "PENDING",
+}
 FAILURES_KEPT = 5  # a look that fails this many times in a row (not the scheduler: the watch itself) ends it
 LEASE_SECONDS = 120.0
 LOST_AFTER_POLLS = 10  # the scheduler no longer knows the job this many polls in a row: stop, and say so
@@ -52,6 +73,7 @@ def state_of(facts: JobFacts) -> str:
     """The job's state word ("RUNNING", "FAILED"). An array's or het job's states ("COMPLETED/RUNNING") say
     RUNNING while any task runs, PENDING while any waits, else the first of the final ones."""
     states = {s.split(" ")[0].upper() for s in (facts.state or "UNKNOWN").split("/") if s}
+    states = {KUBERNETES_STATES.get(s, s) for s in states}
     if states & RUNNING:
         return "RUNNING"
     if states & WAITING:
@@ -66,11 +88,16 @@ class JobWatches:
         store: Store,
         matcher: signatures.Matcher,
         deliver: Callable[[int], None],
-        status: Callable[[JobRef, Config], tuple[JobFacts, list]] = job_status,
+        status: Callable[..., tuple[JobFacts, list]] = job_status,
         clock: Callable[[], float] = time.time,
         answer: Callable[[str, str, str, str | None], None] | None = None,
+        spool: Path | None = None,
+        fetch: Callable[[JobRef, Config], FetchResult] = fetch_job,
     ):
+        self.fetch = fetch  # a whole job's logs, for the closing diagnosis of a job whose logs come from an API
         self.answer = answer  # (key, job, channel, thread): the whole diagnosis with its buttons, once per key
+        # where the logs of watched jobs that come from an API (Kubernetes) are kept while they are watched
+        self.spool = spool or Path(tempfile.gettempdir()) / "denpex-spool"
         self.config = config
         self.store = store
         self.matcher = matcher
@@ -145,9 +172,11 @@ class JobWatches:
         texts: list[str] = []
         next_at: float | None = self.clock() + self.interval
         outcome = None
+        spool = self.spool / f"watch-{row['id']}"
         try:
             ref = parse_job_ref(job, self.config)
-            facts, paths = self.status(ref, self.config)
+            follow = LogFollow(spool, saved.setdefault("cursors", {})) if ref.kind == "kubernetes" else None
+            facts, paths = self.status(ref, self.config, follow=follow)
         except (UnknownCluster, NotConfigured, InvalidJobId) as exc:
             texts, next_at, outcome = [render.watch_lost(row["job"], str(exc))], None, "lost"
             return self._record(row, saved, texts, next_at, outcome)
@@ -179,17 +208,34 @@ class JobWatches:
                 continue
             texts.append(render.watch_alert(row["job"], alert.kind, alert.message))
         if ended:
-            report = None
-            readable = [str(p) for p in paths if os.path.isfile(p)]
-            if readable:
-                report = signatures.diagnose(readable, matcher=self.matcher, budget=self.config.inputs.budget())
-            texts.append(render.watch_closing(row["job"], facts.state or state, report))
+            report = self._closing_report(ref, paths)
+            final = "COMPLETED" if state == "COMPLETED" else facts.state or state
+            texts.append(render.watch_closing(row["job"], final, report))
             next_at, outcome = None, state.lower()
         saved["watcher"] = watcher.state()
         return self._record(row, saved, texts, next_at, outcome)
 
+    def _closing_report(self, ref: JobRef, paths: list) -> signatures.Report | None:
+        """The diagnosis of an ended job's logs: a Slurm job's files, a Kubernetes job fetched whole (its spool
+        holds only what was written while it was watched, and every attempt's log is on the API)."""
+        budget = self.config.inputs.budget()
+        if ref.kind == "kubernetes":
+            try:
+                fetched = self.fetch(ref, self.config)
+            except FetchError as exc:
+                log.warning("watch of %s: the closing fetch failed: %s", ref.raw, exc)
+            else:
+                try:
+                    return job_report(ref, fetched, self.matcher, budget=budget)
+                finally:
+                    fetched.cleanup()
+        readable = [str(p) for p in paths if os.path.isfile(p)]
+        return signatures.diagnose(readable, matcher=self.matcher, budget=budget) if readable else None
+
     def _record(self, row: dict, saved: dict, texts: list[str], next_at: float | None, outcome: str | None):
         outbox = self.store.record_watch_poll(row["id"], self.owner, saved, next_at, outcome, texts)
+        if outcome is not None:
+            shutil.rmtree(self.spool / f"watch-{row['id']}", ignore_errors=True)
         if outbox is False:
             log.warning("watch %s: lease lost to another process; not posting", row["id"])
             return []
@@ -210,11 +256,13 @@ class AutoDiagnosis:
         store: Store,
         matcher: signatures.Matcher,
         deliver: Callable[[int], None],
-        ended: Callable[[str, Config, set[str]], list[dict]] = ended_jobs,
+        ended: Callable[..., list[dict]] = ended_jobs,
         clock: Callable[[], float] = time.time,
         answer: Callable[[str, str, str, str | None], None] | None = None,
+        fetch: Callable[[JobRef, Config], FetchResult] = fetch_job,
     ):
         self.config, self.store, self.matcher, self.deliver = config, store, matcher, deliver
+        self.fetch = fetch
         self.answer = answer  # the whole diagnosis with buttons (see JobWatches.answer); else a text summary
         self.ended, self.clock = ended, clock
         self.next_at: dict[str, float] = {}
@@ -243,7 +291,10 @@ class AutoDiagnosis:
         started, first_look = self.store.auto_started(entry.key, self.clock())
         seen = self.store.auto_seen(entry.key)
         announced = []
-        for job in self.ended(entry.cluster, self.config, set(entry.states)):
+        listed = self.ended(
+            entry.cluster, self.config, set(entry.states), namespace=entry.namespace, selector=entry.selector
+        )
+        for job in listed:
             job_id = job.get("JobId", "")
             if not job_id or job_id in seen or not self.in_scope(entry, job):
                 continue
@@ -275,7 +326,7 @@ class AutoDiagnosis:
     def _diagnose(self, entry: AutoWatch, job_id: str) -> tuple[signatures.Report | None, str | None]:
         try:
             ref = parse_job_ref(f"{entry.cluster}/{job_id}", self.config)
-            fetched = fetch_job(ref, self.config)
+            fetched = self.fetch(ref, self.config)
         except FetchError as exc:
             return None, str(exc)
         try:
