@@ -278,12 +278,38 @@ class FollowUps:
             self.store.outbox_sent(row["id"], posted)
 
     def _already_posted(self, row: dict) -> str | None:
-        if row["thread_ts"]:
-            found = self.client.conversations_replies(channel=row["channel"], ts=row["thread_ts"], limit=200)
-        else:  # a post in the channel itself ([[watch.auto]])
-            found = self.client.conversations_history(channel=row["channel"], limit=200)
-        messages: list[dict] = found.get("messages", [])
-        for message in messages:
-            if message.get("bot_id") and message.get("text") == row["text"]:
-                return message["ts"]
+        """The ts of this announcement if an earlier attempt posted it: the bot's messages since the row was
+        written (`oldest`, every page of the thread: a busy thread has more than one), compared as Slack
+        stores text (it escapes &, < and > that are not markup)."""
+        oldest = f"{_epoch(row['created_at']) - OLDEST_MARGIN:.6f}"
+        cursor = None
+        for _ in range(LOOKUP_PAGES):
+            if row["thread_ts"]:
+                found = self.client.conversations_replies(
+                    channel=row["channel"], ts=row["thread_ts"], oldest=oldest, limit=200, cursor=cursor
+                )
+            else:  # a post in the channel itself ([[watch.auto]])
+                found = self.client.conversations_history(
+                    channel=row["channel"], oldest=oldest, limit=200, cursor=cursor
+                )
+            messages: list[dict] = found.get("messages", [])
+            for message in messages:
+                if message.get("bot_id") and _unescaped(message.get("text") or "") == _unescaped(row["text"]):
+                    return message["ts"]
+            cursor = (found.get("response_metadata") or {}).get("next_cursor")
+            if not cursor:
+                break
         return None
+
+
+OLDEST_MARGIN = 60.0  # seconds before an outbox row was written that its post is looked for (clock skew)
+LOOKUP_PAGES = 10  # pages of 200 messages looked through for an earlier attempt's post
+
+
+def _epoch(iso: str) -> float:
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def _unescaped(text: str) -> str:
+    """Text as posted, from text as Slack returns it (https://api.slack.com/reference/surfaces/formatting#escaping)."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

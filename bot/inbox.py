@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
@@ -92,6 +93,13 @@ class Inbox:
         except StoreError as exc:
             log.error("cannot record %s: %s; answering anyway", claim, exc)
             return True
+
+    def retry_later(self, key: str) -> None:
+        """Not finished here (Slack did not take the answer): any process, this one too, takes it over once a
+        lease has passed."""
+        with self._lock:
+            self._mine.discard(key)
+        self._quietly("retry", key, lambda: self.store.retry_later(key, self.owner, time.time() + self.lease))
 
     def handed_over(self, keys: list[str]) -> None:
         """At shutdown: these are not finished here; let the next process take them at once."""

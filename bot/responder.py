@@ -173,10 +173,15 @@ class Responder:
                     client.chat_update(channel=channel, ts=ts, **_kw(progress_message(source, 0, total)))
 
             def work() -> None:
+                retry = False
                 try:
                     self._diagnose(client, target, channel, ts, source, total, scan, fingerprint, notes, expected, job)
+                except Exception as exc:
+                    retry = self._retry_later(target, exc)
+                    raise
                 finally:  # answered (or told why not): a process that dies before this leaves it to the next
-                    self.inbox.done(target.request)
+                    if not retry:
+                        self.inbox.done(target.request)
 
             try:
                 queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
@@ -184,9 +189,24 @@ class Responder:
                 self.inbox.handed_over([target.request] if target.request else [])
                 _say_restarting(client, channel, ts)
             submitted = True
+        except Exception as exc:
+            if self._retry_later(target, exc):
+                submitted = True  # not done: retried
+            raise
         finally:
             if not submitted:
                 self.inbox.done(target.request)
+
+    def _retry_later(self, target: Target, exc: Exception) -> bool:
+        """Slack could not take the answer (down, or still rate limiting after the client's own retries): the
+        request is not done; a lease later, the inbox's look takes it over (in this process or another) and
+        answers in the same message (a request that fails MAX_ATTEMPTS times is given up, saying so). Anything
+        else: False."""
+        if target.request is None or not slack_unreachable(exc):
+            return False
+        log.warning("request %s: Slack did not take the answer (%s); it is retried", target.request, exc)
+        self.inbox.retry_later(target.request)
+        return True
 
     def _first_message(self, client: WebClient, target: Target, first: tuple[str, list[dict]]) -> tuple:
         """Post the first visible sign of work, or reuse the one an earlier (stopped) process posted."""
@@ -274,6 +294,13 @@ class Responder:
         existing = self.store.find_incident(fingerprint)
         if existing is None:
             return False
+        earlier = self.store.request(target.request) if target.request else None
+        if earlier and (earlier.get("answer_channel"), earlier.get("answer_ts")) == (
+            existing.channel,
+            existing.message_ts,
+        ):  # this request opened it, and Slack did not take the answer (or the process died): answer it now
+            self.refresh(client, existing.id)
+            return True
         self._link_to(client, target, existing, None)
         return True
 
@@ -419,6 +446,18 @@ def group_members(client: WebClient) -> Callable[[str], list[str]]:
 
 def _as_int(value) -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+TRANSIENT_SLACK_ERRORS = {"ratelimited", "service_unavailable", "fatal_error", "internal_error", "request_timeout"}
+
+
+def slack_unreachable(exc: BaseException) -> bool:
+    """Whether `exc` says Slack was unreachable or failing for a while (a retry later may work), not that it
+    refused the request (a bad argument, a missing scope, a deleted channel: a retry would fail the same way)."""
+    if isinstance(exc, SlackApiError):
+        status = getattr(exc.response, "status_code", 200)
+        return status >= 500 or status == 429 or exc.response.get("error") in TRANSIENT_SLACK_ERRORS
+    return isinstance(exc, (OSError, TimeoutError))  # urllib's URLError, a refused or reset connection
 
 
 def _say_restarting(client: WebClient, channel: str, ts: str) -> None:

@@ -242,7 +242,21 @@ def _v6(db: sqlite_utils.Database) -> None:
     db.table("incident_hosts").create_index(["at"])
 
 
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6]  # index i migrates version i to i + 1
+def _v7(db: sqlite_utils.Database) -> None:
+    """At most one active watch of a job per channel (two `/denpex watch 42` at once both passed the check
+    before): later duplicates stopped, then a unique index over the active ones ('starting': being posted)."""
+    db.execute(
+        "UPDATE watches SET status = 'stopped', outcome = 'duplicate' WHERE status = 'watching' AND id NOT IN "
+        "(SELECT min(id) FROM watches WHERE status = 'watching' GROUP BY cluster, job, channel)"
+    )
+    db.execute(
+        "CREATE UNIQUE INDEX watches_one_active ON watches (cluster, job, channel) "
+        "WHERE status IN ('watching', 'starting')"
+    )
+
+
+STARTING_STALE = 300.0  # seconds after which a watch still 'starting' (its process died posting) is cleared
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]  # index i migrates version i to i + 1
 
 
 @dataclass
@@ -435,6 +449,14 @@ class Store:
                     "UPDATE requests SET lease_until = 0 WHERE key = ? AND owner = ? AND state = 'accepted'",
                     [key, owner],
                 )
+
+    def retry_later(self, key: str, owner: str, at: float) -> None:
+        """An unfinished request that any process (its owner too) may take over from `at` on."""
+        with self._transaction("retry_later"):
+            self.db.execute(
+                "UPDATE requests SET owner = NULL, lease_until = ? WHERE key = ? AND owner = ? AND state = 'accepted'",
+                [at, key, owner],
+            )
 
     def claim_stale_requests(self, owner: str, lease_s: float, limit: int = 20) -> list[dict]:
         """Take over accepted requests whose owner stopped renewing (or is gone from this host). Atomic."""
@@ -713,8 +735,31 @@ class Store:
 
     # -- watches of running jobs ----------------------------------------------
 
-    def add_watch(self, cluster: str, job: str, channel: str, thread_ts: str, user: str, first_at: float) -> int:
+    def add_watch(
+        self,
+        cluster: str,
+        job: str,
+        channel: str,
+        thread_ts: str | None,
+        user: str,
+        first_at: float,
+        status: str = "watching",
+    ) -> int | None:
+        """A new watch (status 'starting' while its confirmation is being posted: see begin_watch); None when
+        the job already has an active one in the channel. A 'starting' row left by a process that died before
+        posting is cleared after STARTING_STALE seconds."""
         with self._transaction("add_watch"):
+            self.db.execute(
+                "DELETE FROM watches WHERE cluster = ? AND job = ? AND channel = ? AND status = 'starting' "
+                "AND next_at < ?",
+                [cluster, job, channel, first_at - STARTING_STALE],
+            )
+            if self.db.execute(
+                "SELECT 1 FROM watches WHERE cluster = ? AND job = ? AND channel = ? "
+                "AND status IN ('watching', 'starting')",
+                [cluster, job, channel],
+            ).fetchone():
+                return None
             return _insert(
                 self.db,
                 "watches",
@@ -724,7 +769,7 @@ class Store:
                     "channel": channel,
                     "thread_ts": thread_ts,
                     "requested_by": user,
-                    "status": "watching",
+                    "status": status,
                     "outcome": None,
                     "state": None,
                     "polls": 0,
@@ -735,6 +780,19 @@ class Store:
                     "updated_at": now(),
                 },
             )
+
+    def begin_watch(self, watch_id: int, thread_ts: str) -> None:
+        """The confirmation of a 'starting' watch was posted: its alerts go to that thread from now on."""
+        with self._transaction("begin_watch"):
+            self.db.execute(
+                "UPDATE watches SET status = 'watching', thread_ts = ?, updated_at = ? WHERE id = ?",
+                [thread_ts, now(), watch_id],
+            )
+
+    def drop_watch(self, watch_id: int) -> None:
+        """A 'starting' watch whose confirmation could not be posted."""
+        with self._transaction("drop_watch"):
+            self.db.execute("DELETE FROM watches WHERE id = ? AND status = 'starting'", [watch_id])
 
     def active_watch(self, cluster: str, job: str, channel: str) -> dict | None:
         """The watch of this job in this channel that is still watching, if any."""

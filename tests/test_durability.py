@@ -213,3 +213,24 @@ def test_a_held_write_lock_does_not_block_acks_or_healthz(fake, bot, driver, tmp
         holder.join()
     fake.wait_for(lambda: len(answers(fake)) == 2, timeout=60)  # both answered once the lock is gone
     assert "waited" in bot.output() and "write lock" in bot.output()
+
+
+def test_an_answer_slack_did_not_take_is_retried_in_the_same_message_once(fake, tmp_path):
+    """Slack down when the answer is posted: the request is not done; a lease later the bot answers, once."""
+    bot = Bot(fake, tmp_path, config=fast_config(tmp_path, 0)).start()
+    try:
+        driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
+        fake.outage("chat.update", times=1)  # the update that would have carried the answer
+        assert driver.command("diagnose " + OOM_LOG).status_code == 200
+        fake.wait_for(lambda: len(answers(fake)) == 1, timeout=30)
+        time.sleep(2.5)  # and no second answer comes
+        progress = fake.calls_to("chat.postMessage")[0]
+        updates = fake.calls_to("chat.update")
+        assert not updates[0].ok and updates[0].error == "service_unavailable"
+        assert answers(fake)[0]["ts"] == progress.response["ts"] and len(fake.calls_to("chat.postMessage")) == 1
+        with bot.db() as db:
+            assert db.execute("SELECT state, attempts FROM requests").fetchall() == [("done", 2)]  # taken over once
+            assert db.execute("SELECT count(*) FROM incidents").fetchone() == (1,)
+        assert "Slack did not take the answer" in bot.output()
+    finally:
+        bot.stop()

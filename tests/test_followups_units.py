@@ -1,5 +1,7 @@
 """Follow-up verdicts and durations, without a scheduler."""
 
+import time
+from datetime import datetime
 from typing import cast
 
 import pytest
@@ -112,17 +114,27 @@ def test_a_site_signatures_incident_is_rechecked_with_that_signature(tmp_path):
 
 
 class _Slack:
-    """Records posts; answers conversations.replies from what was posted (as Slack would)."""
+    """Records posts; answers conversations.replies from what was posted as Slack would: text with &, < and >
+    escaped, oldest first, `oldest` honoured, `limit` per page with a cursor."""
 
-    def __init__(self):
+    def __init__(self, start: float | None = None):
         self.posted: list[dict] = []
+        self.start = time.time() if start is None else start  # the first post's ts
 
     def chat_postMessage(self, **kw):
-        self.posted.append({**kw, "ts": f"{len(self.posted) + 1}.0", "bot_id": "B1"})
-        return {"ts": self.posted[-1]["ts"]}
+        text = kw["text"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        ts = f"{self.start + len(self.posted) + 1:.6f}"
+        self.posted.append({**kw, "text": text, "ts": ts, "bot_id": "B1"})
+        return {"ts": ts}
 
-    def conversations_replies(self, channel, ts, limit):
-        return {"messages": [m for m in self.posted if m.get("thread_ts") == ts]}
+    def conversations_replies(self, channel, ts, limit, oldest=None, cursor=None):
+        found = [m for m in self.posted if m.get("thread_ts") == ts and float(m["ts"]) >= float(oldest or 0)]
+        at = int(cursor or 0)
+        more = at + limit < len(found)
+        return {
+            "messages": found[at : at + limit],
+            "response_metadata": {"next_cursor": str(at + limit) if more else ""},
+        }
 
     def client(self) -> WebClient:
         """This fake where FollowUps takes a WebClient: it calls only the two methods above."""
@@ -161,6 +173,24 @@ def test_a_delivery_that_reached_slack_before_its_process_died_is_not_posted_aga
     slack.chat_postMessage(channel="C1", thread_ts="1.0", text=":white_check_mark: Gone")  # ...and posted: then died
     FollowUps(Config(), store, slack.client(), signatures.default_matcher(), Metrics()).deliver()
     assert len(slack.posted) == 1
+
+
+def test_an_earlier_attempt_is_found_past_the_first_page_and_with_slacks_escaping(tmp_path):
+    from bot.followups import FollowUps
+
+    store, outbox = _outbox_row(tmp_path)
+    row = store.db.execute("SELECT created_at FROM outbox WHERE id = ?", [outbox]).fetchone()
+    created = datetime.fromisoformat(row[0].replace("Z", "+00:00")).timestamp()
+    text = ":white_check_mark: Gone: `grep -c OOM <log>` & co"
+    store.db.execute("UPDATE outbox SET text = ? WHERE id = ?", [text, outbox])
+    slack = _Slack(start=created - 500)  # a busy thread: 450 replies, the last 250 of them after the row was written
+    for i in range(450):
+        slack.chat_postMessage(channel="C1", thread_ts="1.0", text=f"reply {i}")
+    first = FollowUps(Config(), store, slack.client(), signatures.default_matcher(), Metrics())
+    assert store.claim_outbox(first.owner, -1, outbox)
+    slack.chat_postMessage(channel="C1", thread_ts="1.0", text=text)  # posted, stored escaped; then the process died
+    FollowUps(Config(), store, slack.client(), signatures.default_matcher(), Metrics()).deliver()
+    assert len(slack.posted) == 451  # found on the second page of what came after the row, and not posted again
 
 
 def steps(first: int, last: int, tail: str = "") -> str:

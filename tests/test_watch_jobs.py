@@ -78,6 +78,48 @@ def start(w: JobWatches, store: Store) -> int:
     return row["id"]
 
 
+def test_the_same_watch_asked_from_many_threads_at_once_is_one_watch_and_one_confirmation(setup):
+    db, log, clock, scheduler = setup
+    ref = parse_job_ref("42", CONFIG)
+    posted: list[str] = []
+    barrier = threading.Barrier(8)
+    answers: list[str] = []
+
+    def ask(i: int) -> None:
+        w, _ = watches(db, clock, scheduler)  # a store (connection) per thread, as each request has
+        barrier.wait()
+
+        def post(text: str) -> str:
+            posted.append(text)
+            time.sleep(0.05)  # Slack takes a moment: the others arrive meanwhile
+            return f"1.{i}"
+
+        answers.append(w.start(ref, "C1", f"U{i}", post))
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    store = Store(db)
+    assert len(posted) == 1 and answers.count("") == 1
+    assert all("already" in a for a in answers if a), answers
+    assert len(store.watches_in("C1")) == 1
+
+
+def test_a_watch_whose_confirmation_could_not_be_posted_leaves_nothing_behind(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+
+    def down(text: str) -> str:
+        raise OSError("Slack is unreachable")
+
+    with pytest.raises(OSError):
+        w.start(parse_job_ref("42", CONFIG), "C1", "U1", down)
+    assert store.watches_in("C1") == [] and store.db.execute("SELECT count(*) FROM watches").fetchone() == (0,)
+    start(w, store)  # and it can be asked again
+
+
 def test_an_oom_then_the_end_are_said_once_each(setup):
     db, log, clock, scheduler = setup
     w, store = watches(db, clock, scheduler)
@@ -214,7 +256,9 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
         {"JobId": "4", "JobName": "eval", "Partition": "gpu", "JobState": "TIMEOUT", "end": clock.now + 5},
     ]
     store = Store(tmp_path / "denpex.db")
-    auto = AutoDiagnosis(config, store, default_matcher(), deliver=lambda _id: None, ended=lambda *a, **k: jobs, clock=clock)
+    auto = AutoDiagnosis(
+        config, store, default_matcher(), deliver=lambda _id: None, ended=lambda *a, **k: jobs, clock=clock
+    )
     auto._diagnose = lambda entry, job_id: (None, "no logs here")  # type: ignore[method-assign]
     entry = config.watch.auto[0]
     assert auto.look(entry) == []  # the first look passes over what had ended (the controller's clock is its own)
@@ -223,7 +267,9 @@ def test_auto_takes_the_jobs_in_scope_that_ended_after_it_first_looked(tmp_path)
     clock.now += 60
     assert auto.look(entry) == ["5"]  # 6 is out of scope
     assert auto.look(entry) == []  # never twice
-    again = AutoDiagnosis(config, Store(tmp_path / "denpex.db"), default_matcher(), lambda _id: None, lambda *a, **k: jobs)
+    again = AutoDiagnosis(
+        config, Store(tmp_path / "denpex.db"), default_matcher(), lambda _id: None, lambda *a, **k: jobs
+    )
     again._diagnose = auto._diagnose  # type: ignore[method-assign]
     assert again.look(entry) == []  # nor after a restart
     assert outbox_texts(store) == [":x: `5` (pretrain, ?) ended FAILED; its logs could not be read: no logs here"]

@@ -119,12 +119,21 @@ class JobWatches:
         state = state_of(facts)
         if state not in WAITING | RUNNING:
             return render.watch_job_ended(ref.job_id, facts.state or state)
-        thread_ts = post(
-            render.watch_started(
-                ref.cluster, ref.job_id, user, state, self.interval, seconds(self.config.watch.stall_after)
+        # reserved first (one active watch per job and channel, however many commands arrive at once), then the
+        # confirmation posted, whose thread the alerts go to
+        watch_id = self.store.add_watch(ref.cluster, ref.job_id, channel, None, user, self.clock(), "starting")
+        if watch_id is None:
+            return render.watch_already(ref.cluster, ref.job_id)
+        try:
+            thread_ts = post(
+                render.watch_started(
+                    ref.cluster, ref.job_id, user, state, self.interval, seconds(self.config.watch.stall_after)
+                )
             )
-        )
-        self.store.add_watch(ref.cluster, ref.job_id, channel, thread_ts, user, self.clock())
+        except BaseException:
+            self.store.drop_watch(watch_id)
+            raise
+        self.store.begin_watch(watch_id, thread_ts)
         return ""
 
     def stop(self, ref: JobRef, channel: str, user: str, post: Callable[[str, str], None]) -> str:

@@ -273,6 +273,7 @@ class FakeSlack:
         self.socket_mode = None  # a socket_mode.SocketModeServer, for apps.connections.open
         self._uploads: dict[str, str] = {}
         self._rate_limits: dict[str, list] = {}
+        self._outages: dict[str, int] = {}
         self.download_rate: float | None = None  # bytes per second for file downloads; None: as fast as it can
         self._triggers: dict[str, dict] = {}
         self._views: dict[str, dict] = {}
@@ -483,6 +484,12 @@ class FakeSlack:
                 "issued": time.monotonic(),
             }
             return self.url + path
+
+    def outage(self, method: str, times: int = 1) -> None:
+        """The next ``times`` calls of ``method`` fail as Slack does when it is down: HTTP 503,
+        ``{"ok": false, "error": "service_unavailable"}`` (not retried by the SDK's default handlers)."""
+        with self._lock:
+            self._outages[method] = times
 
     def rate_limit(self, method: str, times: int = 1, retry_after: int = 1) -> None:
         """The next ``times`` calls of ``method`` get HTTP 429, ``Retry-After: retry_after``."""
@@ -913,6 +920,9 @@ class FakeSlack:
             if limit and limit[0] > 0:
                 limit[0] -= 1
                 raise _Refusal("ratelimited", status=429, headers={"Retry-After": str(limit[1])})
+            if self._outages.get(method, 0) > 0:
+                self._outages[method] -= 1
+                raise _Refusal("service_unavailable", status=503)
         fn, scope = handler
         if scope is not None and scope not in self.scopes:
             raise _Refusal("missing_scope", needed=scope, provided=",".join(sorted(self.scopes)))
@@ -1199,6 +1209,11 @@ class FakeSlack:
             raise _invalid_arguments("must provide an integer [json-pointer:/limit]") from None
         limit = max(1, min(limit, 1000))
         top = [m for m in self._messages[channel].values() if m.get("thread_ts") in (None, m["ts"])]
+        oldest = self._str_arg(args, "oldest")
+        if oldest:
+            if not _TS.match(oldest):
+                raise _Refusal("invalid_ts_oldest")
+            top = [m for m in top if _ts_key(m["ts"]) > _ts_key(oldest)]
         top.sort(key=lambda m: _ts_key(m["ts"]), reverse=True)
         return {
             "messages": [self._render(m) for m in top[:limit]],
