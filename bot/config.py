@@ -106,6 +106,8 @@ class AutoWatch(_Section):
     selector: str | None = None  # Kubernetes: a label selector the jobs must match ("team=llm,tier!=dev")
     states: list[str] = Field(default_factory=lambda: list(AUTO_STATES))
     poll: str = Field("1m", pattern=DURATION)
+    # every running job in scope is watched too ([watch]'s alerts), silently until one has something to say
+    watch_running: bool = False
 
     @field_validator("name")
     @classmethod

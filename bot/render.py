@@ -367,10 +367,15 @@ def watches_lines(rows: list[dict]) -> list[str]:
     """The `/denpex status` lines of this channel's watches."""
     if not rows:
         return []
-    return ["*Jobs being watched in this channel*"] + [
+    asked = [r for r in rows if not str(r["requested_by"]).startswith("auto:")]
+    auto = len(rows) - len(asked)
+    lines = ["*Jobs being watched in this channel*"] + [
         f"• `{r['cluster']}/{r['job']}` since {r['created_at']} (asked by <@{r['requested_by']}>, {r['polls']} looks)"
-        for r in rows
+        for r in asked
     ]
+    if auto:  # [[watch.auto]]'s watch_running: one line, not one per running job
+        lines.append(f"• {auto} running job(s) watched by `[[watch.auto]]` (watch_running), silent until an alert")
+    return lines
 
 
 def status_with_watches(incidents: list[dict], watches: list[dict]) -> str:

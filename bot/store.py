@@ -881,6 +881,18 @@ class Store:
             )
             return [self.outbox_add(None, row[0], row[1], text) for text in announce]
 
+    def watch_thread_from(self, watch_id: int, outbox_id: int) -> str | None:
+        """A watch without a thread ([[watch.auto]]'s watch_running: silent until it has something to say) takes
+        the message of its first delivered announcement as its thread; returns the watch's thread."""
+        with self._transaction("watch_thread_from"):
+            self.db.execute(
+                "UPDATE watches SET thread_ts = (SELECT posted_ts FROM outbox WHERE id = ? AND state = 'sent') "
+                "WHERE id = ? AND thread_ts IS NULL",
+                [outbox_id, watch_id],
+            )
+            row = self.db.execute("SELECT thread_ts FROM watches WHERE id = ?", [watch_id]).fetchone()
+            return row[0] if row else None
+
     # -- [[watch.auto]]: failed jobs diagnosed unasked, once ------------------------------
 
     def auto_started(self, entry: str, at: float) -> tuple[float, bool]:

@@ -338,3 +338,69 @@ def test_a_look_that_keeps_failing_ends_the_watch_saying_why(setup):
     texts = outbox_texts(store)
     assert len(texts) == 1 and "5 looks in a row failed; the last: Permission denied" in texts[0], texts
     assert store.watches_in("C1") == []
+
+
+def test_watch_running_watches_each_running_job_in_scope_silently_until_it_has_something_to_say(tmp_path):
+    from bot.watching.jobs import AutoDiagnosis
+
+    config = Config.model_validate(
+        {
+            "clusters": {"local": {"kind": "slurm", "allow": ["*"]}},
+            "watch": {
+                "interval": "1s",
+                "stall_after": "1h",
+                "idle_exit": "1h",
+                "auto": [{"cluster": "local", "channel": "C123", "partitions": ["gpu"], "watch_running": True}],
+            },
+        }
+    )
+    clock = Clock()
+    logs = {job: tmp_path / f"slurm-{job}.out" for job in ("7", "8")}
+    for log in logs.values():
+        log.write_text("".join(f"[rank0]: step {s} | loss 2.0\n" for s in range(1, 6)))
+    jobs = [
+        {"JobId": "7", "JobName": "pretrain", "Partition": "gpu", "JobState": "RUNNING"},
+        {"JobId": "8", "JobName": "pretrain", "Partition": "gpu", "JobState": "RUNNING"},
+        {"JobId": "9", "JobName": "pretrain", "Partition": "cpu", "JobState": "RUNNING"},  # out of scope
+    ]
+    states = {"7": "RUNNING", "8": "RUNNING"}
+    store = Store(tmp_path / "denpex.db")
+    posted: list[tuple[str, str | None, str]] = []
+
+    def deliver(outbox_id: int) -> None:  # Slack takes each post: its ts is the outbox row's id
+        row = store.db.execute("SELECT channel, thread_ts, text FROM outbox WHERE id = ?", [outbox_id]).fetchone()
+        posted.append(row)
+        store.outbox_sent(outbox_id, f"{outbox_id}.0")
+
+    def status(ref, _config, **_):
+        return JobFacts(job_id=ref.job_id, state=states[ref.job_id]), [logs[ref.job_id]]
+
+    auto = AutoDiagnosis(config, store, default_matcher(), deliver, ended=lambda *a, **k: jobs, clock=clock)
+    watches = JobWatches(config, store, default_matcher(), deliver, status=status, clock=clock)
+    (entry,) = config.watch.auto
+    auto.look(entry)
+    auto.look(entry)  # once per job
+    rows = store.watches_in("C123")
+    assert sorted(r["job"] for r in rows) == ["7", "8"] and all(r["thread_ts"] is None for r in rows)
+    assert all(r["requested_by"] == "auto:local>C123" for r in rows)
+
+    def tick() -> None:
+        clock.now += 2
+        watches.tick()
+
+    tick()
+    assert posted == []  # running and stepping: nothing to say
+    with logs["7"].open("a") as fh:
+        fh.write(OOM)
+    tick()
+    assert len(posted) == 1 and posted[0][:2] == ("C123", None) and "CUDA out of memory" in posted[0][2]
+    with logs["7"].open("a") as fh:
+        fh.write(OOM.replace("rank2", "rank5").replace("GPU 2", "GPU 5"))
+    tick()
+    (first_ts,) = store.db.execute("SELECT posted_ts FROM outbox ORDER BY id LIMIT 1").fetchone()
+    assert len(posted) == 2 and posted[1][1] == first_ts  # in the first post's thread
+    states.update({"7": "FAILED", "8": "COMPLETED"})
+    tick()
+    closing = posted[2:]
+    assert len(closing) == 1 and "Stopped watching" in closing[0][2] and closing[0][1] == first_ts  # 8: silent
+    assert store.watches_in("C123") == []

@@ -18,7 +18,7 @@ from test_fetch_kubernetes import API, NS, FakeApi, kubeflow_labels, make_pod, s
 
 from bot.config import Config, load_config
 from bot.fetch import LogFollow, ended_jobs, fetch_job, job_status, parse_job_ref
-from bot.fetch.kubernetes.follow import POLL_BYTES, ended_state, stamp_key
+from bot.fetch.kubernetes.follow import POLL_BYTES, job_state, stamp_key
 from bot.store import Store
 from bot.watching.jobs import AutoDiagnosis, JobWatches, state_of
 from signatures import default_matcher
@@ -338,12 +338,17 @@ def test_failed_jobs_of_a_namespace_are_listed_by_selector_with_their_end_state(
     listed = [r for r in api.requests if r.url.path.endswith(("/jobs", "/jobsets", "/pytorchjobs"))]
     assert all(r.url.params["labelSelector"] == "team=llm" for r in listed) and len(listed) == 3
     assert ended_jobs("k8s", cfg, {"TIMEOUT"}, http=api.client(), selector="team=llm")[0]["JobId"] == f"{NS}/train-b"
+    running = job_object("train-d")
+    running["status"] = {"active": 2, "conditions": []}
+    api.lists[f"/apis/batch/v1/namespaces/{NS}/jobs"].append(running)  # watch_running asks for these too
+    found = ended_jobs("k8s", cfg, {"FAILED", "RUNNING"}, http=api.client(), selector="team=llm")
+    assert [(j["JobId"], j["JobState"]) for j in found if j["JobState"] == "RUNNING"] == [(f"{NS}/train-d", "RUNNING")]
 
 
-def test_ended_state_reads_the_failed_condition_only_when_true():
-    assert ended_state({"status": {"conditions": [{"type": "Failed", "status": "False"}]}}) == (None, None)
-    assert ended_state(job_object("x", failed="DeadlineExceeded"))[0] == "TIMEOUT"
-    assert ended_state({"status": {"conditions": [{"type": "FailureTarget", "status": "True"}]}}) == ("FAILED", None)
+def test_job_state_reads_the_failed_condition_only_when_true():
+    assert job_state({"status": {"conditions": [{"type": "Failed", "status": "False"}]}}) == (None, None)
+    assert job_state(job_object("x", failed="DeadlineExceeded"))[0] == "TIMEOUT"
+    assert job_state({"status": {"conditions": [{"type": "FailureTarget", "status": "True"}]}}) == ("FAILED", None)
 
 
 def test_auto_diagnoses_each_failed_job_in_scope_once_and_passes_over_what_had_ended(tmp_path):

@@ -66,6 +66,7 @@ KUBERNETES_STATES = {
 }
 FAILURES_KEPT = 5  # a look that fails this many times in a row (not the scheduler: the watch itself) ends it
 LEASE_SECONDS = 120.0
+AUTO_WATCHER = "auto:"  # requested_by of the watches [[watch.auto]] starts (watch_running), before its key
 LOST_AFTER_POLLS = 10  # the scheduler no longer knows the job this many polls in a row: stop, and say so
 
 
@@ -206,6 +207,7 @@ class JobWatches:
         watcher = Watcher([str(p) for p in paths], self.config.watch, self.matcher, self.clock, saved.get("watcher"))
         alerts = [a for a in watcher.poll() if not a.notice]
         ended = state not in RUNNING
+        answered = False
         for alert in alerts:
             if alert.kind == "end" and ended:
                 continue  # the closing message below says how it ended, with the scheduler's state
@@ -214,14 +216,19 @@ class JobWatches:
                 # keyed by the failure: a restart that reads it again does not ask again
                 key = f"watch:{row['id']}:{alert.facts.get('signature', alert.message[:60])}:{alert.rank}"
                 self.answer(key, job, row["channel"], row["thread_ts"])
+                answered = True
                 continue
             texts.append(render.watch_alert(row["job"], alert.kind, alert.message))
         if ended:
-            report = self._closing_report(ref, paths)
-            final = "COMPLETED" if state == "COMPLETED" else facts.state or state
-            texts.append(render.watch_closing(row["job"], final, report))
+            silent = row["thread_ts"] is None and not texts and not saved.get("said")  # an auto watch, silent
+            if not silent:
+                report = self._closing_report(ref, paths)
+                final = "COMPLETED" if state == "COMPLETED" else facts.state or state
+                texts.append(render.watch_closing(row["job"], final, report))
             next_at, outcome = None, state.lower()
         saved["watcher"] = watcher.state()
+        if texts or answered:
+            saved["said"] = True
         return self._record(row, saved, texts, next_at, outcome)
 
     def _closing_report(self, ref: JobRef, paths: list) -> signatures.Report | None:
@@ -242,6 +249,8 @@ class JobWatches:
         return signatures.diagnose(readable, matcher=self.matcher, budget=budget) if readable else None
 
     def _record(self, row: dict, saved: dict, texts: list[str], next_at: float | None, outcome: str | None):
+        if row["thread_ts"] is None and len(texts) > 1:  # no thread yet: one message, whose thread is the watch's
+            texts = ["\n".join(texts)]
         outbox = self.store.record_watch_poll(row["id"], self.owner, saved, next_at, outcome, texts)
         if outcome is not None:
             shutil.rmtree(self.spool / f"watch-{row['id']}", ignore_errors=True)
@@ -251,6 +260,8 @@ class JobWatches:
         assert isinstance(outbox, list)
         for outbox_id in outbox:
             self.deliver(outbox_id)
+            if row["thread_ts"] is None:
+                self.store.watch_thread_from(row["id"], outbox_id)
         return texts
 
 
@@ -300,11 +311,14 @@ class AutoDiagnosis:
         started, first_look = self.store.auto_started(entry.key, self.clock())
         seen = self.store.auto_seen(entry.key)
         announced = []
-        listed = self.ended(
-            entry.cluster, self.config, set(entry.states), namespace=entry.namespace, selector=entry.selector
-        )
+        states = set(entry.states) | ({"RUNNING"} if entry.watch_running else set())
+        listed = self.ended(entry.cluster, self.config, states, namespace=entry.namespace, selector=entry.selector)
         for job in listed:
             job_id = job.get("JobId", "")
+            if job.get("JobState") == "RUNNING":
+                if job_id and self.in_scope(entry, job):
+                    self._watch(entry, job_id)
+                continue
             if not job_id or job_id in seen or not self.in_scope(entry, job):
                 continue
             # what the first look finds ended before the entry ran (the controller's EndTime is its local time,
@@ -317,6 +331,13 @@ class AutoDiagnosis:
             except Exception:
                 log.exception("watch.auto %s: job %s could not be answered", entry.key, job_id)
         return announced
+
+    def _watch(self, entry: AutoWatch, job_id: str) -> None:
+        """watch_running: a running job in scope gets a watch in the entry's channel (one per job: the store
+        refuses a second), without a thread: it posts nothing until it has an alert, whose message becomes its
+        thread; when the job ends having said nothing, it ends silently (a failure is this entry's to answer)."""
+        if self.store.add_watch(entry.cluster, job_id, entry.channel, None, AUTO_WATCHER + entry.key, self.clock()):
+            log.info("watch.auto %s: watching running job %s", entry.key, job_id)
 
     def _answer(self, entry: AutoWatch, job: dict, job_id: str) -> list[str]:
         """Answer for one failed job in scope, once: claimed (or recorded with its post) in one transaction."""

@@ -169,8 +169,8 @@ def ended_kubernetes(
     *,
     http: httpx.Client | None = None,
 ) -> list[dict]:
-    """The jobs (batch Jobs, PyTorchJobs, JobSets) in `namespace` matching `selector` that ended in one of
-    `states`, in the shape Slurm's listing has: JobId (namespace/name), JobName, JobState, end (epoch seconds)."""
+    """The jobs (batch Jobs, PyTorchJobs, JobSets) in `namespace` matching `selector` in one of `states` (see
+    job_state), in the shape Slurm's listing has: JobId (namespace/name), JobName, JobState, end (epoch seconds)."""
     ns = namespace or cluster.namespace
     api, client = _api(cluster_name, cluster, ns, http)
     try:
@@ -181,7 +181,7 @@ def ended_kubernetes(
                 owners = {o.get("kind") for o in meta.get("ownerReferences") or []}
                 if kind == "Job" and owners & (OWNER_KINDS - {"Job"}):
                     continue  # a JobSet's (or an operator's) child: its owner is listed and answered for
-                state, end = ended_state(obj)
+                state, end = job_state(obj)
                 if state is None or state not in states or not meta.get("name"):
                     continue
                 found.append(
@@ -222,12 +222,23 @@ def _list(api: JsonApi, path: str, selector: str | None, plural: str, kind: str)
     return items
 
 
-def ended_state(obj: dict) -> tuple[str | None, float | None]:
-    """("FAILED" or "TIMEOUT", when) for a job whose Failed condition is True (a Job's activeDeadlineSeconds:
-    reason DeadlineExceeded), else (None, None)."""
-    for c in (obj.get("status") or {}).get("conditions") or []:
-        if c.get("type") in ("Failed", "FailureTarget") and str(c.get("status")) == "True":
+ENDED = {"Complete", "Completed", "Succeeded", "SuccessCriteriaMet"}
+
+
+def job_state(obj: dict) -> tuple[str | None, float | None]:
+    """(state, when it ended) of a Job / PyTorchJob / JobSet in Slurm's words: "FAILED" or "TIMEOUT" (a Job's
+    activeDeadlineSeconds: reason DeadlineExceeded) for a Failed condition that is True, "COMPLETED" for a
+    completed one, "RUNNING" for one with no such condition and active pods (or a Running condition), else None."""
+    status = obj.get("status") or {}
+    true = [c for c in status.get("conditions") or [] if str(c.get("status")) == "True"]
+    for c in true:
+        if c.get("type") in ("Failed", "FailureTarget"):
             state = "TIMEOUT" if c.get("reason") == "DeadlineExceeded" else "FAILED"
             when = parse_time(c.get("lastTransitionTime") or c.get("lastUpdateTime"))
             return state, when.astimezone(UTC).timestamp() if when else None
+    if any(c.get("type") in ENDED for c in true):
+        return "COMPLETED", None
+    active = status.get("active")
+    if (isinstance(active, int) and active > 0) or any(c.get("type") == "Running" for c in true):
+        return "RUNNING", None
     return None, None
