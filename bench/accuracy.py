@@ -36,6 +36,7 @@ SETS = {
     "runs_r7": ROOT / "tests" / "corpus" / "blind_r7",  # and more, after the runs_r6 fixes
     "runs_r8": ROOT / "tests" / "corpus" / "blind_r8",  # and more, after the runs_r7 fixes
     "runs_r9": ROOT / "tests" / "corpus" / "blind_r9",  # and more, after the runs_r8 fixes
+    "runs_r10": ROOT / "tests" / "corpus" / "blind_r10",  # and more, after the runs_r9 fixes
 }
 
 
