@@ -56,13 +56,49 @@ def _diagnose_job(args: argparse.Namespace) -> int:
     if args.paths:
         print("denpex: give either --job or log paths, not both", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if _timeline_path_refused(args.timeline):
+        return EXIT_BAD_INPUT
     try:
         report = diagnose_job(args.job, load_config(), _matcher(args))
     except (FetchError, InputError) as exc:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _print_report(report, args.json)
+    _write_timeline(report, args.timeline)
     return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
+
+
+def _timeline_path_refused(path: str | None) -> bool:
+    """--timeline's file cannot be written where it is asked for: said before the logs are read."""
+    if path is None or Path(path).resolve().parent.is_dir():
+        return False
+    print(f"denpex: --timeline {path}: there is no directory {Path(path).resolve().parent}", file=sys.stderr)
+    return True
+
+
+def _write_timeline(report: signatures.Report, path: str | None) -> None:
+    """--timeline: the picture of the diagnosis as a PNG, or on stderr why there is none (the exit status is the
+    diagnosis's either way)."""
+    if path is None:
+        return
+    timeline = report.timeline if isinstance(report, signatures.ScannedReport) else None
+    if timeline is None:
+        if report.top is None:
+            why = "no failure was diagnosed"
+        elif report.top.first_seen.time is None:
+            why = "the line where the failure started has no time"
+        else:
+            why = "it needs at least two ranks that reported something with a time"
+        print(f"denpex: no timeline drawn: {why}", file=sys.stderr)
+        return
+    from bot.timeline import HEIGHT, WIDTH, render
+
+    try:
+        Path(path).write_bytes(render(timeline))
+    except OSError as exc:
+        print(f"denpex: --timeline {path}: {exc.strerror or exc}", file=sys.stderr)
+        return
+    print(f"denpex: timeline written to {path} ({WIDTH} x {HEIGHT} px)", file=sys.stderr)
 
 
 def _print_report(report: signatures.Report, as_json: bool) -> None:
@@ -97,6 +133,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if not args.paths:
         print("denpex: diagnose needs log paths (files, directories, archives, or - for stdin)", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if _timeline_path_refused(args.timeline):
+        return EXIT_BAD_INPUT
     progress = None
     if sys.stderr.isatty() and not args.quiet:
         total = _input_size(args.paths)
@@ -130,6 +168,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
             print(f"denpex: --baseline: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
     _print_report(report, args.json)
+    _write_timeline(report, args.timeline)
     return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
 
 
@@ -371,6 +410,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="GOOD",
         help="a log of a good run of the same program: add the failed run's lines it never printed (repeatable)",
     )
+    d.add_argument(
+        "--timeline",
+        metavar="PNG",
+        help="also draw the failure in time, rank by rank, into this PNG (needs two ranks with timed events)",
+    )
     d.set_defaults(func=cmd_diagnose)
 
     ho = sub.add_parser("hosts", help="the hosts with the most incidents lately, from the bot's database")
@@ -425,6 +469,7 @@ DIAGNOSE_EXAMPLES = """examples:
   kubectl logs job/train | denpex diagnose -     stdin
   denpex diagnose --job 812345 --json            a Slurm job from DENPEX_CONFIG, as JSON
   denpex diagnose --exit-code train.log || page  scripts: 1 a failure named, 3 one not recognised
+  denpex diagnose logs/ --timeline failure.png   and a picture of the ranks in time
 """
 
 

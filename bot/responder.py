@@ -40,6 +40,7 @@ from bot.render import (
 from bot.settings import Settings
 from bot.slack_files import DownloadError, human_size
 from bot.store import Store, StoreError
+from bot.timeline import render as render_timeline
 from bot.work import ShuttingDown, Task, WorkQueue
 
 log = logging.getLogger("denpex.bot")
@@ -260,6 +261,7 @@ class Responder:
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.DIAGNOSIS_FAILED)))
             return
         seconds = time.perf_counter() - started
+        timeline = report.timeline if isinstance(report, signatures.ScannedReport) else None  # not in the JSON
         repeat = self.service.host_repeat(report)
         if repeat is not None:
             notes = [*notes, repeat]
@@ -281,6 +283,8 @@ class Responder:
             return
         state = MessageState(incident_id, source, notes=notes)
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
+        if timeline is not None:
+            post_timeline(client, timeline, channel, target.thread_ts or ts, incident_id, source)
 
     def give_up(self, client: WebClient, request: dict) -> None:
         """A request whose process died again and again while working on it (a file that crashes the bot)."""
@@ -458,6 +462,24 @@ def slack_unreachable(exc: BaseException) -> bool:
         status = getattr(exc.response, "status_code", 200)
         return status >= 500 or status == 429 or exc.response.get("error") in TRANSIENT_SLACK_ERRORS
     return isinstance(exc, (OSError, TimeoutError))  # urllib's URLError, a refused or reset connection
+
+
+def post_timeline(
+    client: WebClient, timeline: signatures.Timeline, channel: str, thread: str, incident_id: int, source: str
+) -> None:
+    """The picture of the failure in time, in the incident's thread under the diagnosis. It is a bonus: when it
+    cannot be drawn or uploaded, that is logged, and the diagnosis stands."""
+    try:
+        client.files_upload_v2(
+            channel=channel,
+            thread_ts=thread,
+            file=render_timeline(timeline),
+            filename=f"denpex-timeline-{incident_id}.png",
+            title=redact(f"Timeline of {source}"),
+            alt_txt=redact(signatures.timeline_caption(timeline))[:1000],
+        )
+    except Exception:
+        log.exception("the timeline of incident %s was not posted", incident_id)
 
 
 def _say_restarting(client: WebClient, channel: str, ts: str) -> None:

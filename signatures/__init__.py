@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from . import _baseline, _flight
 from ._attribution import apply_flight_recorder, attribute
@@ -39,7 +40,17 @@ from ._models import (
     Stuck,
     UnrecognisedHint,
 )
-from ._report import build_report, collateral_line, render_text
+from ._report import (
+    ScannedReport,
+    Timeline,
+    TimelineMark,
+    TimelineRow,
+    build_report,
+    collateral_line,
+    rank_ranges,
+    render_text,
+    timeline_caption,
+)
 from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
 
@@ -70,6 +81,12 @@ __all__ = [
     "open_path",
     "open_sources",
     "render_text",
+    "ScannedReport",
+    "Timeline",
+    "TimelineMark",
+    "TimelineRow",
+    "timeline_caption",
+    "rank_ranges",
     "default_matcher",
     "source_from_bytes",
     "CaseResult",
@@ -100,6 +117,7 @@ __all__ = [
 ]
 
 _matcher: Matcher | None = None
+_R = TypeVar("_R", bound=Report)  # a report, and its copies: a ScannedReport's keep its timeline
 
 
 def default_matcher() -> Matcher:
@@ -112,8 +130,8 @@ def default_matcher() -> Matcher:
 
 def diagnose_sources(
     sources: Iterable[Source], matcher: Matcher | None = None, progress: Callable[[int], None] | None = None
-) -> Report:
-    """Scan the sources as one job and return the report (the JSON contract)."""
+) -> ScannedReport:
+    """Scan the sources as one job and return the report (the JSON contract, and the job's timeline)."""
     matcher = matcher or default_matcher()
     started = time.perf_counter()
     dumps: list[_flight.Dump] = []
@@ -141,10 +159,11 @@ def diagnose_sources(
     recorder = _flight.analyze(dumps, scan.world_size) if dumps else None
     if recorder and findings:
         apply_flight_recorder(findings[0], recorder)
-    return build_report(findings, scan, time.perf_counter() - started, matcher.library.taxonomy, recorder)
+    library = matcher.library
+    return build_report(findings, scan, time.perf_counter() - started, library.taxonomy, recorder, library.by_id())
 
 
-def compare_with_baseline(report: Report, good: list[str], failed: list[str], budget: Budget | None = None) -> Report:
+def compare_with_baseline(report: _R, good: list[str], failed: list[str], budget: Budget | None = None) -> _R:
     """`report` (of the logs `failed`) with what the failed run printed that the good run `good` never did."""
     base = _baseline.Baseline(open_sources(good, budget))
     diff = base.compare(open_sources(failed, budget))
@@ -165,6 +184,6 @@ def diagnose(
     matcher: Matcher | None = None,
     progress: Callable[[int], None] | None = None,
     budget: Budget | None = None,
-) -> Report:
+) -> ScannedReport:
     """Diagnose paths (files, directories, archives, or '-' for stdin) as one job."""
     return diagnose_sources(open_sources(inputs, budget), matcher, progress)

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import statistics
 import textwrap
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated
+
+from pydantic import Field, SkipValidation
 
 from ._attribution import Finding, Survival, fill
 from ._events import Event, ScanResult
@@ -22,6 +29,9 @@ from ._models import (
     Stats,
     UnrecognisedHint,
 )
+from ._ranks import TEARDOWN_EXITS, RankState, build_view, global_ranks, spawned_ranks, task_file_ranks
+from ._refine import refine
+from ._schema import Signature
 
 EVIDENCE_SAME_SIGNATURE = 5
 EVIDENCE_LAUNCHER = 3
@@ -156,15 +166,214 @@ def _unrecognised(scan: ScanResult) -> list[RankLines]:
     return groups
 
 
+# -- the job's timeline: what the picture of a multi-rank diagnosis draws (bot/timeline.py) -----------------
+
+TIMELINE_MARKS_PER_RANK = 8  # the scan keeps a few events per (signature, rank); a row needs no more
+TIMELINE_JOB_MARKS = 4
+_MARK_KIND = {"root": "root", "collateral": "collateral", "wrapper": "teardown"}  # a signature's role, in a picture
+
+
+@dataclass(frozen=True)
+class TimelineMark:
+    """Something that happened to a rank, or to the whole job, at a time."""
+
+    time: float  # seconds since the epoch (UTC): the line's own stamp, else the last one above it
+    kind: str  # "initiating", "root", "collateral", "teardown" (the launcher or scheduler stopping it) or "exit"
+    signature: str
+    label: str  # the signature's title, cut to fit a picture: "CUDA out of memory"
+    code: str | None = None  # an exit's code as the launcher printed it ("-6")
+    signal: str | None = None  # a fatal signal's name ("SIGABRT")
+
+
+@dataclass(frozen=True)
+class TimelineRow:
+    """One rank: how far it got, what it reported, how it ended."""
+
+    rank: int
+    host: str | None
+    step: int | None  # its last training step seen
+    progress: float | None  # when it was seen
+    marks: tuple[TimelineMark, ...]  # in time order
+    exit: TimelineMark | None  # as the launcher saw it end: kind "exit", or "teardown" when the launcher stopped it
+
+
+@dataclass(frozen=True)
+class Timeline:
+    rows: tuple[TimelineRow, ...]  # one per rank seen, by rank
+    job: tuple[TimelineMark, ...]  # timed events that name no rank (a launcher tearing the job down)
+    initiating: TimelineMark  # the finding's first event: kind "initiating" when it is the initiating rank's own
+    initiating_rank: int | None  # the rank attribution chose (None: no single rank)
+    rule: str  # how attribution chose it (`Attribution.rule`): "explicit_root", "silent_rank", ...
+    knock_on: tuple[str, ...]  # the collateral signatures, those most other ranks reported first
+
+
+def _short_title(title: str) -> str:
+    """A signature's title cut to fit a caption: "CUDA out of memory: the PyTorch caching allocator..." ->
+    "CUDA out of memory"."""
+    title = re.sub(r"\s*\([^)]*\)", "", title).strip()
+    head = title.split(": ", 1)[0]
+    if len(title) > 40 and len(head) >= 10:
+        title = head
+    return title if len(title) <= 60 else title[:59].rsplit(" ", 1)[0] + "…"
+
+
+def _timeline_mark(e: Event, kind: str, sig: Signature) -> TimelineMark:
+    assert e.eff_time is not None
+    return TimelineMark(e.eff_time, kind, sig.id, _short_title(sig.title))
+
+
+def build_timeline(findings: list[Finding], scan: ScanResult, sigs: dict[str, Signature]) -> Timeline | None:
+    """Every rank's last progress, events and exit in time, for a diagnosis whose initiating event has a time
+    and in which at least two ranks reported something with a time; None otherwise."""
+    if not findings or findings[0].event.eff_time is None:
+        return None
+    top = findings[0]
+    # the events as attribution reads them: refined, and with the ranks recovered from pids, mp.spawn's
+    # sections and per-task files
+    events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
+    if len({e.rank for e in events if e.rank is not None and e.eff_time is not None}) < 2:
+        return None
+    view = build_view(dataclasses.replace(scan, events=events), sigs)
+    initiator = (top.event.source_index, top.event.line, top.event.sig_id)
+    # a rank picked from what its peers reported (silent, behind in sequence): the first report is a peer's
+    own = top.initiating_rank is None or top.event.rank in (None, top.initiating_rank)
+    stopped_by_launcher = {(e.source_index, e.line, e.sig_id) for e in top.launcher}
+    went_on = Survival(scan)
+    hosts: dict[int, str] = {}
+    best: dict[tuple[int | None, int, int], tuple[tuple, Event, str]] = {}  # per rank and line, its best name
+    for e in events:
+        if e.rank is not None and e.host:
+            hosts.setdefault(e.rank, e.host)
+        key = (e.source_index, e.line, e.sig_id)
+        sig = sigs[e.sig_id]
+        kind = "teardown" if key in stopped_by_launcher else _MARK_KIND[sig.role]
+        if key == initiator:
+            kind = "initiating" if own else kind
+        elif e.eff_time is None or e.handled or (not e.in_thread and went_on(e.source, e.line, e.rank)):
+            continue  # no place in time, or a rank that went on past it: not how it ended
+        rank = top.initiating_rank if kind == "initiating" and e.rank is None else e.rank
+        rank_line = (rank, e.source_index, e.line)
+        rating = (key == initiator, "fallback" not in sig.tags, sig.priority)
+        if rank_line not in best or best[rank_line][0] < rating:
+            best[rank_line] = (rating, e, kind)
+    marks: dict[int | None, dict[str, TimelineMark]] = {}  # per rank, the first mark of each signature
+    start = None
+    for (rank, _, _), (_, e, kind) in sorted(best.items(), key=lambda kv: (kv[1][1].eff_time or 0.0, kv[1][1].seq)):
+        if kind == "teardown" and rank in view.ranks and view.ranks[rank].exit:
+            continue  # a rank's launcher records are its exit, drawn once
+        first = marks.setdefault(rank, {})
+        if e.sig_id not in first or (e.source_index, e.line, e.sig_id) == initiator:
+            first[e.sig_id] = _timeline_mark(e, kind, sigs[e.sig_id])
+            if (e.source_index, e.line, e.sig_id) == initiator:
+                start = first[e.sig_id]
+    rows = [_timeline_row(view.ranks[rank], hosts.get(rank), marks.get(rank, {}), sigs) for rank in sorted(view.ranks)]
+    if start is None or sum(1 for row in rows if row.marks or row.exit) < 2:
+        return None
+    job = tuple(sorted(marks.get(None, {}).values(), key=lambda m: m.time)[:TIMELINE_JOB_MARKS])
+    rule = top.attribution.rule if top.attribution else "unknown"
+    return Timeline(tuple(rows), job, start, top.initiating_rank, rule, _knock_on(top, rows, start))
+
+
+def _knock_on(top: Finding, rows: list[TimelineRow], start: TimelineMark) -> tuple[str, ...]:
+    """The knock-on signatures, by how many ranks besides the initiating one reported them (the report's order
+    among equals)."""
+    ranks: dict[str, int] = {}
+    for row in rows:
+        if row.rank != top.initiating_rank:
+            for sig_id in {m.signature for m in row.marks if m.kind == "collateral" and m.signature != start.signature}:
+                ranks[sig_id] = ranks.get(sig_id, 0) + 1
+    listed = [c["signature"] for c in top.collateral]
+    return tuple(sorted(ranks, key=lambda sig_id: (-ranks[sig_id], listed.index(sig_id) if sig_id in listed else 99)))
+
+
+def _timeline_row(
+    state: RankState, host: str | None, marks: dict[str, TimelineMark], sigs: dict[str, Signature]
+) -> TimelineRow:
+    end = None
+    if state.exit and state.exit.event.eff_time is not None:
+        kind = "teardown" if state.exit.code in TEARDOWN_EXITS else "exit"
+        end = dataclasses.replace(
+            _timeline_mark(state.exit.event, kind, sigs[state.exit.event.sig_id]),
+            code=state.exit.code,
+            signal=state.exit.signal,
+        )
+    progress = state.progress
+    return TimelineRow(
+        rank=state.rank,
+        host=host,
+        step=progress.step if progress else None,
+        progress=progress.time if progress else None,
+        marks=tuple(sorted(marks.values(), key=lambda m: m.time)[:TIMELINE_MARKS_PER_RANK]),
+        exit=end,
+    )
+
+
+def _clock(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime("%H:%M:%S")
+
+
+def _after(seconds: float) -> str:
+    """As _when, for a time that may come first: " 10 min later", " 12s earlier"."""
+    return _when(seconds) if seconds > -1 else _when(-seconds).replace("later", "earlier")
+
+
+# how attribution chose a rank from what its peers reported, as the caption says it
+_PICKED = {
+    "silent_rank": "went silent",
+    "behind_in_sequence": "fell behind",
+    "progress_stopped_first": "stopped first",
+    "absent_rank": "never joined",
+}
+_NO_RANK = {"job_wide": "the job", "all_alike": "all ranks alike"}
+
+
+def timeline_caption(tl: Timeline) -> str:
+    """One line saying what the picture shows: "rank 3: CUDA out of memory at 12:10:05 → 7 ranks: NCCL
+    watchdog 10 min later" (of the knock-ons, the one most ranks reported; else how the others ended)."""
+    start = tl.initiating
+    at = f"{start.label} at {_clock(start.time)}"
+    others = [row for row in tl.rows if row.rank != tl.initiating_rank]
+    if tl.initiating_rank is None:
+        out = f"{_NO_RANK.get(tl.rule, 'no single rank')}: {at}"
+    elif start.kind == "initiating":
+        out = f"rank {tl.initiating_rank}: {at}"
+    else:  # the first report was a peer's
+        n = sum(1 for row in others if any(m.signature == start.signature for m in row.marks))
+        picked = _PICKED.get(tl.rule, "started it")
+        return f"rank {tl.initiating_rank} {picked} → {n} rank{'s' if n != 1 else ''}: {at}"
+    ends = [row.exit for row in others if row.exit]
+    if tl.knock_on:  # when the ranks that reported it most did, each its first time
+        firsts = [next((m for m in row.marks if m.signature == tl.knock_on[0]), None) for row in others]
+        times = [m.time for m in firsts if m]
+        what = ": " + next(m.label for m in firsts if m)
+    elif ends:
+        times = [m.time for m in ends]
+        what = " stopped by the launcher" if all(m.kind == "teardown" for m in ends) else " exited"
+    else:
+        return out
+    n = len(times)
+    return out + f" → {n} rank{'s' if n != 1 else ''}{what}{_after(statistics.median(times) - start.time)}"
+
+
+class ScannedReport(Report):
+    """A report as a scan returns it: with what the scan saw that the JSON leaves out. A copy (`model_copy`)
+    keeps it; a report read back from JSON has none."""
+
+    # the picture's data: a row per rank, for up to every rank of the job (not bounded enough for the JSON)
+    timeline: Annotated[Timeline | None, SkipValidation] = Field(default=None, exclude=True)
+
+
 def build_report(
     findings: list[Finding],
     scan: ScanResult,
     seconds: float,
     taxonomy: dict | None = None,
     recorder: dict | None = None,
-) -> Report:
+    sigs: dict[str, Signature] | None = None,
+) -> ScannedReport:
+    """The report of the findings; with the library's signatures (`sigs`), its timeline too."""
     unrecognised = [] if findings else _unrecognised(scan)
-    return Report(
+    return ScannedReport(
         diagnoses=[_diagnosis(f, taxonomy) for f in findings],
         unrecognised=unrecognised,
         stats=Stats(
@@ -180,10 +389,11 @@ def build_report(
         ),
         unrecognised_hint=unrecognised_hint(unrecognised),
         flight_recorder=FlightRecorder.model_validate(recorder) if recorder else None,
+        timeline=build_timeline(findings, scan, sigs) if sigs else None,
     )
 
 
-def _ranks(ranks: list[int]) -> str:
+def rank_ranges(ranks: list[int]) -> str:
     """[0,1,2,3,5] -> '0-3, 5'"""
     out: list[str] = []
     start: int | None = None
@@ -211,7 +421,7 @@ def _when(seconds: float | None) -> str:
 
 def collateral_line(c: Collateral) -> str:
     ranks = c.ranks
-    who = f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({_ranks(ranks)})" if ranks else "the job"
+    who = f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({rank_ranges(ranks)})" if ranks else "the job"
     return f"{who}: {c.title} [{c.signature}], {c.count}x{_when(c.seconds_after)}"
 
 
@@ -302,22 +512,22 @@ def render_text(report: Report, width: int = 100) -> str:
     fr = report.flight_recorder
     if fr:
         out.append(
-            f"\nFlight Recorder: dumps of ranks {_ranks(fr.ranks_present) or 'unknown'}"
-            + (f"; missing for ranks {_ranks(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else "")
+            f"\nFlight Recorder: dumps of ranks {rank_ranges(fr.ranks_present) or 'unknown'}"
+            + (f"; missing for ranks {rank_ranges(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else "")
         )
         stuck = fr.stuck
         if stuck:
             out.append(
-                f"  ranks {_ranks(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
-                + (f"; never joined: ranks {_ranks(stuck.not_joined)}" if stuck.not_joined else "")
+                f"  ranks {rank_ranges(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
+                + (f"; never joined: ranks {rank_ranges(stuck.not_joined)}" if stuck.not_joined else "")
             )
         if fr.mismatch:
             m = fr.mismatch
-            out.append(f"  collective {m.seq} differs on ranks {_ranks(m.odd)}: expected {m.expected}")
+            out.append(f"  collective {m.seq} differs on ranks {rank_ranges(m.odd)}: expected {m.expected}")
     if report.baseline is not None and report.outcome == "diagnosed":  # after the diagnosis, as more evidence
         out += ["", *_baseline_lines(report.baseline)]
     skipped = "".join(f"\n  skipped {s}" for s in stats.skipped)
-    ranks = _ranks(stats.ranks) if stats.ranks else "none seen"
+    ranks = rank_ranges(stats.ranks) if stats.ranks else "none seen"
     out.append(
         f"\n({stats.bytes / 1e6:.1f} MB, {stats.lines} lines, {stats.sources} source(s), ranks {ranks},"
         f" {stats.seconds:.2f}s){skipped}"
