@@ -30,6 +30,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   (_ranks.global_ranks).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code).
+- `finished_early`: ranks lost a peer, and exactly one other rank said it stopped training on its own
+  (early stopping, "training finished": a completion line) before: it left (medium).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
   the collective timeout except one (high with a world size, medium otherwise).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
@@ -41,6 +43,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
   others waited for it (medium).
+- `pending_on_one_rank`: a save that one rank writes for the job (a plain torch.save on rank 0: signatures
+  tagged `one-writer`; not a DCP, Megatron or DeepSpeed save, where every rank writes) was started by one
+  rank only and never completed, in a job of several ranks: that rank (medium).
 - `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous).
 - `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
 """
@@ -389,6 +394,22 @@ def _attribute_rank(
                 None,
             ),
         )
+    if "one-writer" in sig.tags and event.kind == "absence" and event.rank is not None and len(view.expected) > 1:
+        started = {e.rank for e in same_sig} | {event.rank}
+        if started == {event.rank}:  # one rank started the operation (rank 0 saving) and never finished it
+            rest = sorted(view.expected - started)
+            return because(
+                event.rank,
+                "pending_on_one_rank",
+                "medium",
+                first,
+                Reason(
+                    f"only rank {event.rank} started it and it never completed; "
+                    f"{'rank' if len(rest) == 1 else 'ranks'} {_rank_list(rest)} went on without it or waited",
+                    event.source,
+                    event.line,
+                ),
+            )
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,
@@ -635,6 +656,23 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) 
                     w.line,
                 ),
                 Reason(f"{len(ranks)} other rank(s) then lost their peer", event.source, event.line),
+            ],
+        )
+    done = [r for r, s in sorted(view.ranks.items()) if s.finished is not None and r not in ranks]
+    if len(done) == 1 and ranks:  # one rank said it stopped training by itself (early stopping): it went away
+        finished = view.ranks[done[0]].finished
+        assert finished is not None
+        return Attribution(
+            done[0],
+            "finished_early",
+            "medium",
+            [
+                Reason(f"rank {done[0]} said it stopped training on its own and left", *finished),
+                Reason(
+                    f"{'rank' if len(ranks) == 1 else 'ranks'} {_rank_list(ranks)} then lost their peer",
+                    event.source,
+                    event.line,
+                ),
             ],
         )
     silent = sorted(view.expected - set(ranks))

@@ -143,6 +143,10 @@ class Matcher:
         return scan.result()
 
 
+_ATTEMPT_DIR = re.compile(r"(?:^|/)attempt_\d+/\d+/")
+_SAYS_RANK = re.compile(r"(?i)\b(?:global_)?rank\s*[=:]\s*\d|\[rank\d")
+
+
 class _SourceState:
     def __init__(self, source: Source, index: int):
         self.source = source
@@ -257,19 +261,31 @@ class _Scan(BulkCounting, RuleKinds):
 
     def _sample_head(self, st: _SourceState, data: bytearray, n: int) -> None:
         end = 0
+        named: set[int] = set()  # the ranks the head's lines name
+        said: set[int] = set()  # ... as a worker says its own: "rank=2", "RANK: 2", "[rank2]"
         for _ in range(HEAD_SAMPLE_LINES):
             nxt = data.find(b"\n", end, n)
             if nxt < 0:
                 break
-            pre = parse_prefix(bytes(data[end : min(nxt, end + 200)]).decode("utf-8", "replace"))
+            start = bytes(data[end : min(nxt, end + 200)]).decode("utf-8", "replace")
+            pre = parse_prefix(start)
             end = nxt + 1
             if pre.rank is not None:
                 self.ranks.add(pre.rank)
+                named.add(pre.rank)
+                if _SAYS_RANK.search(start):
+                    said.add(pre.rank)
             if pre.host:
                 self.hosts.add(pre.host)
                 st.hosts.add(pre.host)
             if pre.time is not None and st.year is None:
                 st.year = year_of(pre.time)
+        hint = st.source.rank_hint
+        if len(named) == 1 and named == said and hint not in named and _ATTEMPT_DIR.search(st.source.name):
+            # torchrun --log-dir's attempt_N/<local rank>/: a worker that says which (global) rank it is, and
+            # only that one, is that rank (on a second node, local rank 0 is not rank 0)
+            st.source.rank_hint = named.pop()
+            self.ranks.add(st.source.rank_hint)
         head = bytes(data[:end])
         sizes = [int(next(g for g in found.groups() if g)) for found in _WORLD_SIZE.finditer(head)]
         nproc, nnodes = _NPROC.search(head), _NNODES.search(head)  # printed at start-up, if at all

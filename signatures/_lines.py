@@ -173,5 +173,8 @@ COMPLETION_MARKERS = [
     r"(?i:\b(?:finished|done with|completed)\s+training\b)",
     r"(?i:\bfinished\s+\d+\s+(?:steps|epochs|iterations|iters)\b)",  # "finished 60 steps"
     r'"event":\s*"(?:finished|training_complete|done)"',  # a JSON-lines logger's record
+    # an early-stopping callback ending training by itself: "early stopping: val_loss has not improved",
+    # Keras's "Epoch 00012: early stopping", "Early stopping triggered at epoch 7"
+    r"(?i:\bearly[ _-]?stopping(?::|\s+(?:triggered|at\b|after\b))|\d:\s*early stopping\b)",
 ]
 COMPLETION = re.compile("|".join(f"(?:{marker})" for marker in COMPLETION_MARKERS).encode())

@@ -28,6 +28,8 @@ FATAL_EXITS = {
 }
 TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
 SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7"}
+# mp.spawn's "process 2 terminated with signal SIGKILL" (torch.multiprocessing.spawn.ProcessExitedException)
+SRUN_SIGNALS.update({"SIGKILL": "-9", "SIGSEGV": "-11", "SIGABRT": "-6", "SIGBUS": "-7"})
 
 
 def exit_code(e: Event) -> str:
@@ -48,12 +50,28 @@ def global_ranks(events: list[Event]) -> list[Event]:
     }
     if not table:
         return events
-    return [
-        dataclasses.replace(e, rank=table[e.values["pid"]])
-        if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank
-        else e
-        for e in events
-    ]
+    # each agent's console: local rank -> global rank, from its "failed ... local_rank: L (pid: P)" and its table
+    local: dict[tuple[int, int], int] = {}
+    for e in events:
+        if "local_rank:" in e.text and e.rank is not None and e.values.get("pid") in table:
+            local[(e.source_index, e.rank)] = table[e.values["pid"]]
+    out = []
+    for e in events:
+        if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank:
+            e = dataclasses.replace(e, rank=table[e.values["pid"]])
+        elif (
+            e.rank is not None
+            and (e.source_index, e.rank) in local
+            and _LOCAL_PREFIX.match(e.text)
+            and "[rank" not in e.text[:PREFIX_CHARS]
+        ):  # torchrun's tee prefix "[default0]:" is the local rank; on the second node it is not the global one
+            e = dataclasses.replace(e, rank=local[(e.source_index, e.rank)])
+        out.append(e)
+    return out
+
+
+_LOCAL_PREFIX = re.compile(r"^\[default\d{1,6}\]:")
+PREFIX_CHARS = 64
 
 
 SPAWN_SECTION = 200  # lines after mp.spawn's "-- Process N terminated with the following error:" that are N's
@@ -138,6 +156,7 @@ class RankState:
     collateral: list[Event] = field(default_factory=list)
     timeouts: list[Event] = field(default_factory=list)  # collective timeouts (nccl_timeout class)
     exit: Exit | None = None
+    finished: tuple[str, int] | None = None  # (source, line) of the last line saying it finished training
 
     @property
     def last_completed(self) -> int | None:
@@ -180,6 +199,10 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
             or (time is None and s.progress.time is None and (s.progress.step or 0) <= (step or 0))
         ):
             s.progress = Progress(source, line, step, time)
+    for (source_index, rank), line in scan.finished.items():
+        if rank is not None:
+            source = scan.sources[source_index] if source_index < len(scan.sources) else str(source_index)
+            state(rank).finished = (source, line)
     order = 0
     for e in scan.events:
         if e.rank is None:

@@ -116,17 +116,22 @@ class RuleKinds:
             mt = cp.regex.search(text)
             if mt is None or self.m.runtime[sig.id].excluded(text.encode()):
                 continue
-            read = _trend.reading(sig.trend, mt.groupdict())
-            if read is None:
+            groups = mt.groupdict()
+            if _trend.parse_value(groups.get("value") or "") is None:
                 continue
-            name, value = read
             if prefix is None:
                 prefix = parse_prefix(text, st.year)
             rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
-            series = st.series.setdefault((sig.id, rank, name), _trend.Series())
             step = _trend.step_of(text)
+            # any training loss the rank printed shows it going on (a "contrastive_loss" too, which the rule
+            # does not follow); only the series the rule follows are judged
             if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
                 self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
+            read = _trend.reading(sig.trend, groups)
+            if read is None:
+                continue
+            name, value = read
+            series = st.series.setdefault((sig.id, rank, name), _trend.Series())
             series.offer(
                 _trend.Observation(
                     line_no, value, text[: _trend.EVIDENCE_CHARS], prefix.time, prefix.host or st.source.host_hint, step

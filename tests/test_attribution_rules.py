@@ -461,3 +461,60 @@ def test_a_torchrun_restart_whose_last_attempt_finished_is_healthy(matcher):
     assert diagnose([str(run_dir)], matcher=matcher).outcome == "healthy"
     attempt_0 = [str(p) for p in sorted((run_dir / "elastic_logs").rglob("attempt_0/*/*.log"))]
     assert diagnose(attempt_0, matcher=matcher).outcome == "diagnosed"  # without the attempt that finished
+
+
+# ---- after blind runs_r10 -----------------------------------------------------------------------------------
+
+R10 = CORPUS / "blind_r10" / "runs"
+
+
+def _top(run: str, matcher):
+    from signatures import diagnose
+
+    report = diagnose([str(R10 / run)], matcher=matcher)
+    assert report.top is not None and report.top.attribution is not None
+    return report.top
+
+
+def test_a_rank_that_stopped_early_by_itself_is_the_peer_the_others_lost(matcher):
+    """mp.spawn: rank 1 prints "early stopping: ..." and returns; rank 0 then loses its peer (runs_r10 013)."""
+    top = _top("013_local_early_stop", matcher)
+    assert (top.class_, top.initiating_rank, top.attribution.rule) == ("nccl_remote_peer_exited", 1, "finished_early")
+    assert "stopped training on its own" in top.attribution.reasons[0].text
+
+
+def test_a_save_only_one_rank_started_and_never_finished_is_that_ranks(matcher):
+    """srun --label: rank 0 says it saves and says nothing more; ranks 1 and 2 time out in a barrier (runs_r10 019)."""
+    top = _top("019_ckpt_writer_hang", matcher)
+    assert (top.class_, top.initiating_rank, top.attribution.rule) == (
+        "checkpoint_writer_hang",
+        0,
+        "pending_on_one_rank",
+    )
+
+
+def test_srun_naming_several_tasks_in_one_exit_line_is_a_failure_before_the_step_cancel(matcher):
+    """`srun: error: vm: tasks 0,2: Exited with exit code 1` then the step cancelled: teardown, and the rank that
+    never reported the gloo timeout is the silent culprit (runs_r10 002)."""
+    top = _top("002_flock_silent", matcher)
+    assert (top.class_, top.initiating_rank, top.attribution.rule) == ("nccl_timeout", 1, "silent_rank")
+
+
+def test_the_second_agents_local_ranks_are_read_as_global_ones(matcher):
+    """Two torchrun agents: node 1's "[default0]:" lines are rank 2's (its failure table says rank 2, local_rank 0),
+    and so is its --log-dir attempt_0/0/ file, whose worker says rank=2 (runs_r10 015)."""
+    top = _top("015_gloo_ifname", matcher)
+    assert (top.signature, top.initiating_rank, top.ranks) == ("gloo.socket_interface_not_found", 2, [2])
+
+
+def test_mp_spawns_exit_report_of_a_signal_names_the_process(matcher):
+    top = _top("003_deep_thread_segv", matcher)
+    assert (top.signature, top.initiating_rank) == ("process.segfault", 1)
+
+
+def test_a_handled_error_before_training_went_on_with_a_loss_the_rule_does_not_follow_is_survived(matcher):
+    """ "step 25 contrastive_loss 0.05": any training loss shows the rank going on, though the divergence rule follows
+    only the training loss's names (runs_r10 022)."""
+    from signatures import diagnose
+
+    assert diagnose([str(R10 / "022_healthy_late_node")], matcher=matcher).outcome == "healthy"

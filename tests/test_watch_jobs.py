@@ -82,7 +82,8 @@ def test_the_same_watch_asked_from_many_threads_at_once_is_one_watch_and_one_con
     db, log, clock, scheduler = setup
     ref = parse_job_ref("42", CONFIG)
     posted: list[str] = []
-    barrier = threading.Barrier(8)
+    Store(db)  # the schema in place before the threads open their connections
+    barrier = threading.Barrier(8, timeout=30)
     answers: list[str] = []
 
     def ask(i: int) -> None:
@@ -100,8 +101,9 @@ def test_the_same_watch_asked_from_many_threads_at_once_is_one_watch_and_one_con
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(60)
     store = Store(db)
+    assert len(answers) == 8, "a thread failed"
     assert len(posted) == 1 and answers.count("") == 1
     assert all("already" in a for a in answers if a), answers
     assert len(store.watches_in("C1")) == 1
