@@ -13,15 +13,22 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 import signatures
-from bot.config import DURATION, ConfigError, WatchSection, load_config, seconds
+from bot.config import DURATION, Config, ConfigError, WatchSection, load_config, seconds
 from bot.watching import STATE_VERSION, Alert, Watcher
+
+if TYPE_CHECKING:
+    from bot.fetch import JobFacts, JobRef, LogFollow
 
 EXIT_COMPLETED = 0
 EXIT_FAILED = 1
@@ -114,17 +121,40 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def _watch_job(args: argparse.Namespace) -> int:
     """`denpex watch --job REF`: the scheduler names the logs (and says when the job ended) at every look."""
-    from bot.fetch import FetchError, job_status, parse_job_ref
-    from bot.render import watch_closing
-    from bot.watching.jobs import LOST_AFTER_POLLS, RUNNING, WAITING, state_of
+    from bot.fetch import FetchError, LogFollow, job_status, parse_job_ref
 
+    follow: LogFollow | None = None
     try:
         config, _, state = _inputs(args)
         ref = parse_job_ref(args.job, config)
-        facts, paths = job_status(ref, config)
+        if ref.kind == "kubernetes":  # its logs come from the API: spooled, next to --state when there is one
+            spool = Path(args.state + ".spool") if args.state else Path(tempfile.mkdtemp(prefix="denpex-watch-"))
+            follow = LogFollow(spool, (state or {}).pop("cursors", {}))
+        facts, paths = job_status(ref, config, follow=follow)
     except (_BadInput, ConfigError, FetchError) as exc:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    try:
+        return _follow_job(args, config, ref, facts, paths, state, follow)
+    finally:
+        if follow is not None and not args.state:
+            shutil.rmtree(follow.spool, ignore_errors=True)
+
+
+def _follow_job(
+    args: argparse.Namespace,
+    config: Config,
+    ref: JobRef,
+    facts: JobFacts,
+    paths: list,
+    state: dict | None,
+    follow: LogFollow | None,
+) -> int:
+    from bot.fetch import FetchError, fetch_job, job_status
+    from bot.jobs import job_report
+    from bot.render import watch_closing
+    from bot.watching.jobs import LOST_AFTER_POLLS, RUNNING, WAITING, state_of
+
     matcher = signatures.cached_matcher([signatures.LIBRARY_DIR, *config.signatures.extra_dirs])
     interval = seconds(config.watch.interval)
     job = f"{ref.cluster}/{ref.job_id}"
@@ -139,13 +169,28 @@ def _watch_job(args: argparse.Namespace) -> int:
                     if not (alert.kind == "end" and current not in RUNNING):
                         _print(alert, args.json)
                 state = watcher.state()
+                if follow is not None:
+                    state["cursors"] = follow.cursors
                 if args.state:
                     _write_state(args.state, state)
+                if follow is not None:
+                    state.pop("cursors")
             if current not in WAITING | RUNNING:
-                readable = [str(p) for p in paths if os.path.isfile(p)]
                 budget = config.inputs.budget()
-                report = signatures.diagnose(readable, matcher=matcher, budget=budget) if readable else None
-                closing = watch_closing(job, facts.state or current, report)
+                report = None
+                if follow is not None:  # the whole job from the API: its spool holds only what was written since
+                    try:
+                        fetched = fetch_job(ref, config)
+                        try:
+                            report = job_report(ref, fetched, matcher, budget=budget)
+                        finally:
+                            fetched.cleanup()
+                    except FetchError as exc:
+                        print(f"denpex: {exc}", file=sys.stderr)
+                else:
+                    readable = [str(p) for p in paths if os.path.isfile(p)]
+                    report = signatures.diagnose(readable, matcher=matcher, budget=budget) if readable else None
+                closing = watch_closing(job, "COMPLETED" if current == "COMPLETED" else facts.state or current, report)
                 print(
                     json.dumps({"kind": "job_end", "state": facts.state, "message": closing}) if args.json else closing
                 )
@@ -153,7 +198,7 @@ def _watch_job(args: argparse.Namespace) -> int:
                 return EXIT_COMPLETED if completed else EXIT_FAILED
             time.sleep(max(0.0, interval - (time.monotonic() - started)))
             try:
-                facts, paths = job_status(ref, config)
+                facts, paths = job_status(ref, config, follow=follow)
                 failures = 0
             except FetchError as exc:  # the scheduler did not answer this time: look again, a few times
                 failures += 1

@@ -405,3 +405,92 @@ def test_slurm_filters_and_states_on_a_kubernetes_entry_are_refused_with_the_key
     with pytest.raises(Exception) as err:
         load_config(path)
     assert words in str(err.value)
+
+
+# ---- denpex watch --job on a Kubernetes job, the API on loopback ----------------------------------------------
+
+
+class _Loopback:
+    """The fake API behind a real HTTP server on 127.0.0.1, for a CLI process to reach."""
+
+    def __init__(self, api: GrowingApi):
+        import http.server
+        import threading
+
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                request = httpx.Request("GET", API + self.path, headers=dict(self.headers))
+                with outer.lock:
+                    resp = api(request)
+                body = resp.content
+                self.send_response(resp.status_code)
+                self.send_header("Content-Type", resp.headers.get("Content-Type", "application/json"))
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.lock = threading.Lock()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_denpex_watch_job_follows_a_kubernetes_job_through_the_api_and_exits_1_on_its_failure(tmp_path):
+    import os
+    import subprocess
+    import time
+
+    from conftest import ROOT, denpex_cmd
+
+    pods, objects = pytorchjob()
+    api = GrowingApi(pods, objects)
+    master, worker = f"{JOB}-master-0", f"{JOB}-worker-0"
+    for pod, rank in ((master, 0), (worker, 1)):
+        steps(api, pod, rank, 1, 5, T)
+    server = _Loopback(api)
+    config = tmp_path / "denpex.toml"
+    config.write_text(
+        f'[clusters.k8s]\nkind = "kubernetes"\napi_url = "{server.url}"\nnamespace = "{NS}"\n'
+        'token_env = "K8S_TOKEN"\n\n[watch]\ninterval = "0.3s"\nstall_after = "1h"\nidle_exit = "1h"\n'
+    )
+    env = {**os.environ, "DENPEX_CONFIG": str(config), "K8S_TOKEN": "t0ken"}
+    watch = subprocess.Popen(
+        [*denpex_cmd(), "watch", "--job", f"k8s/{NS}/{JOB}", "--json"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(2.0)
+        with server.lock:
+            api.write(worker, T + timedelta(seconds=6), OOM)
+        time.sleep(2.0)
+        with server.lock:  # the operator marks it Failed; the closing fetch reads the whole logs
+            api.pods, api.objects = pytorchjob(state="Failed", reason="PyTorchJobFailed")
+            for pod in api.pods:
+                name = pod["metadata"]["name"]
+                lines = api.stamped[(name, "pytorch", False)]
+                api.logs[(name, "pytorch", False)] = "".join(line + "\n" for _, line in lines).encode()
+        out, err = watch.communicate(timeout=60)
+    finally:
+        if watch.poll() is None:
+            watch.kill()
+        server.close()
+    assert watch.returncode == 1, err
+    said = [json.loads(line) for line in out.splitlines()]
+    assert [s["kind"] for s in said] == ["diagnosis", "job_end"], said
+    assert said[0]["rank"] == 1 and said[0]["facts"]["class"] == "cuda_oom"
+    assert "ended Failed" in said[1]["message"] and "on rank 1" in said[1]["message"]
+    assert all(r.headers.get("authorization") == "Bearer t0ken" for r in api.requests)
