@@ -8,14 +8,16 @@ as _trend.Series thins them) with short texts, and remembers which divergences i
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
+from ._compiled import _Lazy
+from ._context import prefix_of, rank_and_host
 from ._library import Library
-from ._lines import parse_prefix
-from ._schema import Signature, compile_regex
+from ._lines import PREFIX_CHARS
+from ._schema import Signature
 from ._trend import Divergence, Observation, Series, describe, diverged, reading, step_of
 
-POINTS = 128  # observations kept per series (the scan keeps 2,048: a watch stores its state after every poll)
+POINTS = 64  # observations kept per series (the scan keeps 2,048: a watch stores its state after every poll)
 TEXT_CHARS = 160  # of each observation's line
 SERIES_KEPT = 256  # series followed per watch: (signature, rank, loss name)
 LINES_PER_BLOCK = 512  # trend lines read from one block of new output, evenly spread, the newest always
@@ -31,15 +33,19 @@ class Diverged:
     values: dict[str, str]  # describe()'s
 
 
-class TrendFollower:
-    """The library's trend rules (a loss that diverged), fed line by line."""
+_COMPILED: dict[int, tuple[Library, list]] = {}  # id(library) -> (library, its trend rules compiled)
 
-    def __init__(self, library: Library):
-        self.rules = [
+
+def _rules(library: Library) -> list:
+    """The library's trend rules with their regexes compiled, once per library (a bot rebuilds a watch from its
+    state at every look: 200 watches a tick must not compile 200 times)."""
+    found = _COMPILED.get(id(library))
+    if found is None or found[0] is not library:
+        rules = [
             (
                 sig,
-                [compile_regex(p.regex, p.caseless) for p in sig.patterns],
-                [compile_regex(x.regex, x.caseless) for x in sig.exclude],
+                [_Lazy(p.regex, p.caseless) for p in sig.patterns],
+                [_Lazy(x.regex, x.caseless) for x in sig.exclude],
                 [
                     (lit.lower() if p.caseless else lit, p.caseless)
                     for p in sig.patterns
@@ -49,6 +55,17 @@ class TrendFollower:
             for sig in library.signatures
             if sig.trend is not None and sig.status != "deprecated"
         ]
+        if len(_COMPILED) > 8:
+            _COMPILED.clear()
+        found = _COMPILED[id(library)] = (library, rules)
+    return found[1]
+
+
+class TrendFollower:
+    """The library's trend rules (a loss that diverged), fed line by line."""
+
+    def __init__(self, library: Library):
+        self.rules = _rules(library)
         self.series: dict[tuple[str, int | None, str], Series] = {}
         self.said: set[tuple[str, int | None, str]] = set()
 
@@ -88,13 +105,19 @@ class TrendFollower:
             offered += 1
             return self.offer(data[ls:le].decode("utf-8", "replace").rstrip("\r"), line_no, default_rank)
 
-        for lo in range(0, len(data), width):
-            hi, at = min(lo + width, len(data)), lo
-            for _ in range(TRIES):
-                at = find(at, hi)
-                if at < 0 or offer_at(at):
-                    break
-                at = data.find(b"\n", at, hi) + 1 or hi
+        pos, tries, window = 0, 0, -1
+        while pos < len(data):  # from hit to hit: a window without one costs nothing
+            at = find(pos, len(data))
+            if at < 0:
+                break
+            if at // width != window:
+                window, tries = at // width, 0
+            end = data.find(b"\n", at) + 1 or len(data)
+            tries += 1
+            if offer_at(at) or tries >= TRIES:  # this window is done: on to the next one
+                pos = max(end, (window + 1) * width)
+            else:
+                pos = end
         newest = last()
         if newest >= 0:
             offer_at(newest)
@@ -110,22 +133,23 @@ class TrendFollower:
             if not any((lit in lowered) if caseless else (lit in text) for lit, caseless in literals):
                 continue
             for regex in patterns:
-                m = regex.search(text)
-                if m is None:
+                groups = regex.groups(text)  # RE2's spans, without a match object
+                if groups is None:
                     continue
-                read = reading(sig.trend, m.groupdict())
-                if read is None or any(x.search(text) for x in excludes):
+                read = reading(sig.trend, groups)
+                if read is None or any(x.hit(text.encode()) for x in excludes):
                     break
                 name, value = read
-                prefix = parse_prefix(text)
-                rank = prefix.rank if prefix.rank is not None else default_rank
+                head = text[:PREFIX_CHARS]
+                named = prefix_of(head.encode())[0] if head.isascii() else rank_and_host(head)[0]
+                rank = named if named is not None else default_rank
                 key = (sig.id, rank, name)
                 series = self.series.get(key)
                 if series is None:
                     if len(self.series) >= SERIES_KEPT:
                         return False
                     series = self.series[key] = Series(cap=POINTS)
-                series.offer(Observation(line, value, text[:TEXT_CHARS], prefix.time, prefix.host, step_of(text)))
+                series.offer(Observation(line, value, text[:TEXT_CHARS], None, None, step_of(text)))
                 return True
         return False
 
@@ -145,31 +169,35 @@ class TrendFollower:
         return found
 
     def state(self) -> dict:
+        """JSON, small (a bot stores it after every look of every watch): each series as [key, stride, offered,
+        negative, points, last], an observation as [line, value, step, text], the text only for the newest (what
+        an alert quotes; describe() reads a step from the number kept)."""
+
+        def obs(o: Observation, text: bool = False) -> list:
+            return [o.line, o.value, o.step, o.text if text else ""]
+
         return {
             "series": [
-                {
-                    "key": list(key),
-                    "points": [asdict(p) for p in s.points],
-                    "stride": s.stride,
-                    "offered": s.offered,
-                    "last": asdict(s.last) if s.last is not None else None,
-                    "negative": s.negative,
-                }
+                [
+                    list(key),
+                    s.stride,
+                    s.offered,
+                    s.negative,
+                    [obs(p) for p in s.points],
+                    obs(s.last, text=True) if s.last else None,
+                ]
                 for key, s in self.series.items()
             ],
             "said": [list(k) for k in self.said],
         }
 
     def restore(self, saved: dict) -> None:
+        def obs(row: list) -> Observation:
+            return Observation(row[0], row[1], row[3], None, None, row[2])
+
         self.series = {}
-        for row in saved.get("series", []):
-            key = (row["key"][0], row["key"][1], row["key"][2])
-            self.series[key] = Series(
-                [Observation(**p) for p in row["points"]],
-                row["stride"],
-                row["offered"],
-                Observation(**row["last"]) if row["last"] else None,
-                row["negative"],
-                cap=POINTS,
+        for key, stride, offered, negative, points, last in saved.get("series", []):
+            self.series[(key[0], key[1], key[2])] = Series(
+                [obs(p) for p in points], stride, offered, obs(last) if last else None, negative, cap=POINTS
             )
         self.said = {(k[0], k[1], k[2]) for k in saved.get("said", [])}

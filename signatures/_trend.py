@@ -157,6 +157,8 @@ def describe(d: Divergence) -> dict[str, str]:
     """Values for the diagnosis: where the loss bottomed out, where it climbed, where it ended."""
 
     def at(obs: Observation) -> str:
+        if not obs.text and obs.step is not None:  # kept without its text (a watch's stored series)
+            return f"step {obs.step}"
         step = _STEP.search(obs.text)
         if step:
             return f"{step.group(1).lower().replace('_', ' ')} {step.group(2)}"
