@@ -20,7 +20,9 @@ from ._trend import Divergence, Observation, Series, describe, diverged, reading
 POINTS = 64  # observations kept per series (the scan keeps 2,048: a watch stores its state after every poll)
 TEXT_CHARS = 160  # of each observation's line
 SERIES_KEPT = 256  # series followed per watch: (signature, rank, loss name)
-LINES_PER_BLOCK = 512  # trend lines read from one block of new output, evenly spread, the newest always
+LINES_PER_BLOCK = 128  # trend lines read from one block of new output, evenly spread, the newest always (a series
+# keeps POINTS: reading more lines per poll would only be thinned away) ...
+EVERY_LINE_BYTES = 32 << 10  # ... but a block this small (a poll's few new lines) has every one of them read
 TRIES = 4  # lines holding a trend literal tried per window for one the rule follows
 
 
@@ -68,6 +70,7 @@ class TrendFollower:
         self.rules = _rules(library)
         self.series: dict[tuple[str, int | None, str], Series] = {}
         self.said: set[tuple[str, int | None, str]] = set()
+        self.fresh: set[tuple[str, int | None, str]] = set()  # series offered a value since diverged() last ran
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -91,7 +94,7 @@ class TrendFollower:
             return max((lowered if c else data).rfind(lit) for lit, c in lits)
 
         offered, counted, line_no, done = 0, 0, first_line, -1  # lines counted up to offset `counted`
-        width = -(-len(data) // LINES_PER_BLOCK)
+        width = 1 if len(data) <= EVERY_LINE_BYTES else -(-len(data) // LINES_PER_BLOCK)
 
         def offer_at(at: int) -> bool:
             nonlocal counted, line_no, done, offered
@@ -150,6 +153,7 @@ class TrendFollower:
                         return False
                     series = self.series[key] = Series(cap=POINTS)
                 series.offer(Observation(line, value, text[:TEXT_CHARS], None, None, step_of(text)))
+                self.fresh.add(key)
                 return True
         return False
 
@@ -157,7 +161,9 @@ class TrendFollower:
         """Divergences not reported before."""
         sigs = {sig.id: sig for sig, *_ in self.rules}
         found = []
-        for key, series in self.series.items():
+        fresh, self.fresh = self.fresh, set()
+        for key in fresh:  # a series that took no new value cannot have diverged since the last look
+            series = self.series[key]
             if key in self.said:
                 continue
             sig = sigs[key[0]]
