@@ -190,6 +190,8 @@ class SlurmCluster(_Optional):
     restd_version: str = "v0.0.38"
     # a RUNNING job none of whose logs has been written for this long is reported as silent (a hang)
     silent_after: str = Field("30m", pattern=DURATION)
+    # a failed job is compared with the last COMPLETED run of the same name and user (sacct, else scontrol)
+    baseline: bool = True
 
 
 class KubernetesCluster(_Optional):

@@ -18,7 +18,7 @@ import httpx
 import signatures
 from bot import hosts, render
 from bot.fetch import FetchError, JobRef, fetch_job, parse_job_ref
-from bot.jobs import job_report
+from bot.jobs import job_report, with_baseline
 from bot.metrics import Metrics
 from bot.redact import redact, redact_report
 from bot.settings import Settings
@@ -177,7 +177,9 @@ class Diagnoser:
         self.metrics.fetches.labels(ref.kind, "ok").inc()
         try:
             progress.phase("Diagnosing")
-            return job_report(ref, fetched, self.matcher, progress, self.settings.config.inputs.budget())
+            budget = self.settings.config.inputs.budget()
+            report = job_report(ref, fetched, self.matcher, progress, budget)
+            return with_baseline(report, ref, fetched, self.settings.config, budget)
         finally:
             fetched.cleanup()
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import signatures
 from bot.config import Config
-from bot.fetch import FetchResult, JobRef, fetch_job, parse_job_ref
+from bot.fetch import FetchError, FetchResult, JobRef, fetch_job, parse_job_ref, previous_good_run
 
 
 def job_report(
@@ -35,6 +35,46 @@ def job_report(
     return report.model_copy(update={"job": job})
 
 
+def with_baseline(
+    report: signatures.Report,
+    ref: JobRef,
+    fetched: FetchResult,
+    config: Config,
+    budget: signatures.Budget | None = None,
+    *,
+    runner=None,
+    http=None,
+) -> signatures.Report:
+    """A failed job's report with what it printed that its last good run (the scheduler's last COMPLETED run of
+    the same job, see previous_good_run) never did; the report as it was when there is no such run or it cannot
+    be read (a note says why)."""
+    if report.outcome == "healthy":
+        return report
+    good_ref = previous_good_run(ref, config, fetched.facts, runner=runner)
+    if good_ref is None:
+        return report
+    budget = budget or signatures.Budget()
+    try:
+        good = fetch_job(good_ref, config, runner=runner, http=http)
+    except FetchError as exc:
+        note = f"no comparison with the last good run {good_ref.job_id}: {exc}"
+        return report.model_copy(update={"notes": [*(report.notes or []), note]})
+    try:
+        named = [f"job {good_ref.job_id}: {log.name}" for log in good.logs]
+        compared = signatures.compare_sources_with_baseline(
+            report,
+            (
+                s
+                for log, name in zip(good.logs, named, strict=True)
+                for s in signatures.open_path(log.path, name, budget)
+            ),
+            (s for log in fetched.logs for s in signatures.open_path(log.path, log.name, budget)),
+        )
+    finally:
+        good.cleanup()
+    return compared
+
+
 def diagnose_job(
     reference: str,
     config: Config,
@@ -48,6 +88,7 @@ def diagnose_job(
     ref = parse_job_ref(reference, config)
     fetched = fetch_job(ref, config, runner=runner, http=http)
     try:
-        return job_report(ref, fetched, matcher, progress, config.inputs.budget())
+        report = job_report(ref, fetched, matcher, progress, config.inputs.budget())
+        return with_baseline(report, ref, fetched, config, config.inputs.budget(), runner=runner, http=http)
     finally:
         fetched.cleanup()

@@ -71,6 +71,7 @@ __all__ = [
     "collateral_line",
     "default_library",
     "compare_with_baseline",
+    "compare_sources_with_baseline",
     "diagnose",
     "diagnose_sources",
     "draft_signature",
@@ -165,8 +166,13 @@ def diagnose_sources(
 
 def compare_with_baseline(report: _R, good: list[str], failed: list[str], budget: Budget | None = None) -> _R:
     """`report` (of the logs `failed`) with what the failed run printed that the good run `good` never did."""
-    base = _baseline.Baseline(open_sources(good, budget))
-    diff = base.compare(open_sources(failed, budget))
+    return compare_sources_with_baseline(report, open_sources(good, budget), open_sources(failed, budget))
+
+
+def compare_sources_with_baseline(report: _R, good: Iterable[Source], failed: Iterable[Source]) -> _R:
+    """compare_with_baseline over sources already opened (a job's fetched logs, named as the job names them)."""
+    base = _baseline.Baseline(good)
+    diff = base.compare(failed)
     return report.model_copy(
         update={
             "baseline": BaselineDiff(

@@ -289,3 +289,28 @@ def test_a_slow_accounting_is_a_timeout_not_an_unknown_job():
     with pytest.raises(FetchError) as err:
         fetch_job(parse_job_ref("812345", cfg), cfg, runner=run)
     assert err.value.kind == "timeout"
+
+
+def test_the_last_good_run_comes_from_accounting_else_from_the_controllers_memory():
+    from bot.fetch import JobFacts, parse_job_ref, previous_good_run
+
+    cfg = config()
+    ref = parse_job_ref("900", cfg)
+    facts = JobFacts("900", name="pretrain", user="alice", start="2026-12-02T12:00:00")
+    sacct = "850|2026-12-01T08:00:00\n870|2026-12-02T11:00:00\n880|2026-12-02T13:00:00\n"  # 880 ended after 900 began
+    run = runner_for({"sacct": Completed(0, sacct, "")})
+    assert previous_good_run(ref, cfg, facts, runner=run) == parse_job_ref("hpc/870", cfg)
+    scontrol = (
+        "JobId=860 JobName=pretrain UserId=alice(1000) JobState=COMPLETED EndTime=2026-12-02T10:00:00\n"
+        "JobId=861 JobName=pretrain UserId=bob(1001) JobState=COMPLETED EndTime=2026-12-02T11:30:00\n"
+        "JobId=862 JobName=pretrain UserId=alice(1000) JobState=FAILED EndTime=2026-12-02T11:40:00\n"
+    )
+    no_accounting = runner_for(
+        {
+            "sacct": Completed(1, "", "sacct: error: Slurm accounting storage is disabled"),
+            "scontrol": Completed(0, scontrol, ""),
+        }
+    )
+    assert previous_good_run(ref, cfg, facts, runner=no_accounting) == parse_job_ref("hpc/860", cfg)
+    off = config(baseline=False)
+    assert previous_good_run(parse_job_ref("900", off), off, facts, runner=no_accounting) is None

@@ -705,3 +705,38 @@ def test_the_cli_watches_a_job_until_it_ends(slurm_jobs, tmp_path):
     assert both.returncode == 2 and b"either --job or PATHs" in both.stderr
     unknown = subprocess.run([*_denpex(), "watch", "--job", "999999"], capture_output=True, env=env, timeout=60)
     assert unknown.returncode == 2 and b"does not know job 999999" in unknown.stderr
+
+
+def test_a_failed_job_is_compared_with_its_last_completed_run(slurm_jobs, minimal_config, tmp_path):
+    """The same job name run twice: it completed, then it failed with an error no signature knows. The diagnosis
+    by id adds what the failed run printed that the completed one never did (the scheduler's memory of the
+    completed run: this cluster has no accounting, so sacct cannot answer and scontrol does)."""
+    (tmp_path / "train.py").write_text(
+        "import os, sys\n"
+        'print("config loaded: lr=0.001 batch=32 data=/scratch/run-" + os.environ["SLURM_JOB_ID"], flush=True)\n'
+        "for step in range(1, 40):\n"
+        '    print(f"step {step} loss {2.0 - step / 100:.3f} lr 0.001", flush=True)\n'
+        'if os.path.exists("fail-now"):\n'
+        '    print("WARNING: bucket quota at 99% for s3://team-ckpt (quota service)", flush=True)\n'
+        '    print("QuotaPipelineError: bucket quota exceeded for s3://team-ckpt", file=sys.stderr, flush=True)\n'
+        "    sys.exit(3)\n"
+        'print("training finished", flush=True)\n'
+    )
+    body = f"""#!/bin/bash
+        {sys.executable} train.py
+        """
+    good = submit(tmp_path, "baseline", body)
+    assert wait_for_state(good, {"COMPLETED", "FAILED"}) == "COMPLETED"
+    (tmp_path / "fail-now").touch()
+    failed = submit(tmp_path, "baseline", body)
+    assert wait_for_state(failed, {"COMPLETED", "FAILED"}) == "FAILED"
+    code, report, err = diagnose_job(failed, minimal_config)
+    assert code == 0 and report is not None, err
+    baseline = report.get("baseline")
+    assert baseline is not None and any(name.startswith(f"job {good}:") for name in baseline["good"]), baseline
+    new = [line["text"] for line in baseline["new"]]
+    assert any("bucket quota at 99%" in t for t in new) and any("QuotaPipelineError" in t for t in new), new
+    assert not any(t.startswith(("step ", "config loaded")) for t in new), new  # printed by the good run too
+
+    code, report, err = diagnose_job(good, minimal_config)  # a completed job is not compared with anything
+    assert code == 0 and report is not None and report.get("baseline") is None, err

@@ -55,6 +55,7 @@ __all__ = [
     "fetch_job",
     "job_status",
     "parse_job_ref",
+    "previous_good_run",
 ]
 
 _VALID = {
@@ -167,3 +168,19 @@ def ended_jobs(
     from bot.fetch.slurm import ended_jobs as slurm_ended
 
     return slurm_ended(cluster, states, runner=runner, timeout=cluster.timeout_seconds)
+
+
+def previous_good_run(ref: JobRef, config: Config, facts: JobFacts, *, runner=None) -> JobRef | None:
+    """An earlier successful run of the same job (Slurm: the same name and user, COMPLETED, ended before this one
+    started), to compare the failed run with; None when there is none or the scheduler cannot say (Kubernetes
+    and Ray: not looked for)."""
+    cluster = config.clusters[ref.cluster]
+    if not isinstance(cluster, SlurmCluster) or not cluster.baseline:
+        return None
+    from bot.fetch.slurm import previous_good
+
+    try:
+        job_id = previous_good(cluster, facts, runner=runner, timeout=min(30.0, cluster.timeout_seconds))
+    except FetchError:
+        return None
+    return JobRef(ref.cluster, ref.kind, job_id, f"{ref.cluster}/{job_id}") if job_id else None

@@ -470,3 +470,47 @@ def ended_jobs(
             user = (job.get("UserId") or "").split("(")[0]
             jobs.append({**job, "user": user, "end": _local_time(job.get("EndTime"))})
     return jobs
+
+
+def previous_good(
+    cluster: SlurmCluster, facts: JobFacts, runner: Runner | None = None, timeout: float = 30
+) -> str | None:
+    """The latest COMPLETED run of the same job name by the same user that ended before this job started: from
+    accounting (`sacct --name --user --state COMPLETED`, the last 30 days) when there is one, else among the
+    jobs the controller still remembers (`scontrol show job -o`, for MinJobAge). None when there is none."""
+    if not facts.name or not facts.user:
+        return None
+    run = runner or run_command
+    start = _local_time(facts.start) or float("inf")
+    found: list[tuple[float, str]] = []
+    try:
+        done = run(
+            [cluster.sacct, "-n", "-P", "-X", "--name", facts.name, "--user", facts.user, "--state", "COMPLETED",
+             "--starttime", "now-30days", "-o", "JobID,End"],
+            timeout,
+        )  # fmt: skip
+        if done.returncode == 0:
+            for line in done.stdout.strip().splitlines():
+                job_id, _, end = line.partition("|")
+                ended = _local_time(end)
+                if job_id and ended is not None and ended <= start and job_id != facts.job_id:
+                    found.append((ended, job_id))
+    except FetchError as exc:
+        log.info("sacct cannot name an earlier run of %s: %s", facts.name, exc)
+    if not found:
+        done = run([cluster.scontrol, "show", "job", "-o"], timeout)
+        for line in done.stdout.splitlines() if done.returncode == 0 else ():
+            job = parse_scontrol_line(line)
+            user = (job.get("UserId") or "").split("(")[0]
+            ended = _local_time(job.get("EndTime"))
+            if (
+                job.get("JobName") == facts.name
+                and user == facts.user
+                and job.get("JobState") == "COMPLETED"
+                and not job.get("ArrayTaskId")
+                and ended is not None
+                and ended <= start
+                and job.get("JobId") != facts.job_id
+            ):
+                found.append((ended, job["JobId"]))
+    return max(found)[1] if found else None
