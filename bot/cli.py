@@ -328,7 +328,7 @@ def cmd_hosts(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from bot.app import build_app
     from bot.logs import setup_logging
-    from bot.server import serve_http, serve_socket_mode
+    from bot.server import StartError, serve_http, serve_socket_mode
     from bot.settings import SettingsError, load_settings
     from bot.store import Store
 
@@ -351,31 +351,55 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Exception as exc:  # unreadable, not a database, newer schema
         print(f"denpex: DENPEX_DB: cannot open {settings.db_path}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    try:
-        app = build_app(settings, store)
-    except Exception as exc:  # auth.test refused the token, Slack unreachable
-        print(f"denpex: cannot start: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    app.followups.start()  # re-checks after "Fix applied"; overdue ones run now
+    started: list = []  # the app, once built
+
+    def start():
+        """Built while the port already answers /healthz with 503 (see StartingGate)."""
+        try:
+            app = build_app(settings, store)
+        except Exception as exc:  # auth.test refused the token, Slack unreachable
+            raise StartError(start_error(settings.api_url, exc)) from exc
+        app.followups.start()  # re-checks after "Fix applied"; overdue ones run now
+        started.append(app)
+        return app
+
+    def stop_background() -> None:
+        for app in started:
+            app.followups.stop()
+
     try:
         if args.http:
             serve_http(
-                app,
+                start,
                 store,
                 args.host,
                 args.port,
-                on_stop=app.followups.stop,
+                on_stop=stop_background,
                 signing_secret=settings.signing_secret,
                 connection_limit=settings.config.bot.connection_limit,
                 channel_timeout=settings.config.bot.channel_timeout_seconds,
             )
         else:
             assert settings.app_token is not None  # load_settings requires it without --http
-            serve_socket_mode(app, store, settings.app_token, args.health_port, on_stop=app.followups.stop)
+            serve_socket_mode(start, store, settings.app_token, args.health_port, on_stop=stop_background)
+    except StartError as exc:
+        print(f"denpex: cannot start: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     finally:
-        app.followups.stop()
-        app.responder.close(settings.config.bot.shutdown_grace_seconds, app.client)
+        for app in started:
+            app.followups.stop()
+            app.responder.close(settings.config.bot.shutdown_grace_seconds, app.client)
     return EXIT_OK
+
+
+def start_error(api_url: str, exc: Exception) -> str:
+    """What failed at start, where: Slack's auth.test at the API the bot was pointed at."""
+    where = api_url if "slack.com" not in api_url else "slack.com"
+    origin = "" if where == "slack.com" else " (DENPEX_SLACK_API_URL)"
+    reason = getattr(exc, "reason", None) or exc  # urllib's URLError carries the socket's error as its reason
+    error = getattr(getattr(exc, "response", None), "get", lambda _k: None)("error")  # a refusal from Slack
+    said = f"Slack refused the token: {error}" if error else f"{reason}"
+    return f"checking the bot token with auth.test on {where}{origin} failed: {said}"
 
 
 def build_parser() -> argparse.ArgumentParser:

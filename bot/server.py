@@ -145,8 +145,33 @@ def health_response(app: DenpexApp, store: Store, start_response, extra: dict | 
     return [body]
 
 
+class StartingGate:
+    """The WSGI app a server answers with from its first second: while the bot starts (auth.test with Slack,
+    the database, the library) /healthz is 503 and says what it waits for, and Slack's requests get 503 too
+    (Slack retries them); once ready, everything goes to the bot's own handler."""
+
+    def __init__(self) -> None:
+        self.handler: Callable | None = None
+        self.status = "starting: checking the token with Slack (auth.test)"
+
+    def __call__(self, environ, start_response):
+        handler = self.handler
+        if handler is not None:
+            return handler(environ, start_response)
+        body = json.dumps({"ok": False, "ready": False, "status": self.status}).encode()
+        start_response(
+            "503 Service Unavailable",
+            [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Retry-After", "5")],
+        )
+        return [body]
+
+
+class StartError(Exception):
+    """The bot could not start; the message says what it tried and where."""
+
+
 def serve_http(
-    app: DenpexApp,
+    start: Callable[[], DenpexApp],
     store: Store,
     host: str,
     port: int,
@@ -158,15 +183,18 @@ def serve_http(
 ) -> None:
     """Serve until SIGTERM/SIGINT, then shut down in a bounded time: `on_stop` first (no new background
     work), stop accepting, let requests already in flight get their answer (Slack retries an event it
-    never got a 200 for), then drop idle keep-alive connections, which waitress alone would hold open."""
+    never got a 200 for), then drop idle keep-alive connections, which waitress alone would hold open.
+    The port is open from the start: `start()` builds the bot meanwhile (StartingGate answers until it is
+    ready); when it raises, the server stops and the error is raised here."""
     from waitress import wasyncore
     from waitress.server import BaseWSGIServer, create_server
 
     _allow_open_files(connection_limit + 64)
     channels: dict = {}  # waitress's socket map: the listeners, their trigger and one channel per connection
     # slow or idle clients are dropped after channel_timeout, and many of them cannot crowd Slack out
+    gate = StartingGate()
     server = create_server(
-        Handler(app, store, signing_secret),
+        gate,
         map=channels,
         host=host,
         port=port,
@@ -183,8 +211,19 @@ def serve_http(
     ports = ",".join(sorted({listener.getsockname()[1] for listener in listeners}))
     stopping = threading.Event()
     _stop_on_signals(stopping.set)
-    log.info("denpex listening on http://%s:%s%s (health: %s)", host, ports, EVENTS_PATH, HEALTH_PATH)
-    print(f"denpex: serving Slack events on http://{host}:{ports}{EVENTS_PATH}", flush=True)
+    failed: list[BaseException] = []
+
+    def starting() -> None:
+        try:
+            gate.handler = Handler(start(), store, signing_secret)
+        except BaseException as exc:  # said by the caller once the server is down
+            failed.append(exc)
+            stopping.set()
+            return
+        log.info("denpex listening on http://%s:%s%s (health: %s)", host, ports, EVENTS_PATH, HEALTH_PATH)
+        print(f"denpex: serving Slack events on http://{host}:{ports}{EVENTS_PATH}", flush=True)
+
+    threading.Thread(target=starting, daemon=True, name="starting").start()
     while not stopping.is_set():
         wasyncore.loop(timeout=LOOP_SECONDS, map=channels, count=1)
     on_stop()
@@ -202,6 +241,8 @@ def serve_http(
         channel.close()
     server.task_dispatcher.shutdown(timeout=1)
     log.info("stopped")
+    if failed:
+        raise failed[0]
 
 
 def _in_flight(channels: dict) -> int:
@@ -216,13 +257,21 @@ def _in_flight(channels: dict) -> int:
 
 
 def serve_socket_mode(
-    app: DenpexApp, store: Store, app_token: str, health_port: int | None, on_stop: Callable[[], None] = lambda: None
+    start: Callable[[], DenpexApp],
+    store: Store,
+    app_token: str,
+    health_port: int | None,
+    on_stop: Callable[[], None] = lambda: None,
 ) -> None:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
+    gate = StartingGate()
+    if health_port:  # answering 503 from the first second, while the bot starts
+        _serve_health(gate, health_port)
+    app = start()
     handler = SocketModeHandler(app, app_token)
     if health_port:
-        _health_server(app, store, health_port, lambda: {"socket_connected": handler.client.is_connected()})
+        gate.handler = _health_wsgi(app, store, lambda: {"socket_connected": handler.client.is_connected()})
     done = threading.Event()
     _stop_on_signals(done.set)
     handler.connect()
@@ -232,9 +281,7 @@ def serve_socket_mode(
     handler.close()
 
 
-def _health_server(app: DenpexApp, store: Store, port: int, extra) -> None:
-    from waitress.server import create_server
-
+def _health_wsgi(app: DenpexApp, store: Store, extra) -> Callable:
     def wsgi(environ, start_response):
         if environ.get("PATH_INFO") == HEALTH_PATH:
             return health_response(app, store, start_response, extra())
@@ -242,6 +289,12 @@ def _health_server(app: DenpexApp, store: Store, port: int, extra) -> None:
             return metrics_response(app, start_response)
         start_response("404 Not Found", [("Content-Type", "text/plain")])
         return [b"not found"]
+
+    return wsgi
+
+
+def _serve_health(wsgi: Callable, port: int) -> None:
+    from waitress.server import create_server
 
     server = create_server(wsgi, host="0.0.0.0", port=port, threads=1, ident="denpex-health")
     threading.Thread(target=server.run, daemon=True, name="health").start()

@@ -283,7 +283,7 @@ def ask_then_stop(port):
 
 port = int(sys.argv[1])
 threading.Timer(0.5, ask_then_stop, [port]).start()
-serve_http(object(), Store(), "twohost", port, on_stop=lambda: print("stopping", flush=True))
+serve_http(lambda: object(), Store(), "twohost", port, on_stop=lambda: print("stopping", flush=True))
 print("stopped", flush=True)
 """
 

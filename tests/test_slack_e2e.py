@@ -211,6 +211,46 @@ def test_wrong_token_stops_startup(fake, tmp_path):
         timeout=60,
     )
     assert proc.returncode == 2 and "invalid_auth" in proc.stderr.decode()
+    assert "auth.test" in proc.stderr.decode() and "DENPEX_SLACK_API_URL" in proc.stderr.decode()
+
+
+def test_healthz_says_503_while_starting_then_200_and_an_unreachable_slack_is_named(fake, tmp_path):
+    fake.delay("auth.test", 3.0)  # Slack is slow to check the token
+    b = Bot(fake, tmp_path)
+    proc = subprocess.Popen(
+        denpex_cmd() + ["serve", "--http", "--port", str(b.port)],
+        env=b.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        starting = None
+        deadline = time.monotonic() + 20
+        while starting is None and time.monotonic() < deadline:
+            try:
+                starting = httpx.get(f"http://127.0.0.1:{b.port}/healthz", timeout=1)
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert starting is not None and starting.status_code == 503, starting
+        assert starting.json()["ready"] is False and "auth.test" in starting.json()["status"]
+        assert starting.headers["retry-after"] == "5"
+        event = httpx.post(f"http://127.0.0.1:{b.port}/slack/events", content=b"{}", timeout=2)
+        assert event.status_code == 503  # Slack retries it once the bot is up
+        fake.wait_for(lambda: httpx.get(f"http://127.0.0.1:{b.port}/healthz", timeout=1).status_code == 200, timeout=30)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+
+    # Slack not reachable at all: the call and the address are named, and the bot exits
+    down = subprocess.run(
+        denpex_cmd() + ["serve", "--http", "--port", str(b.port)],
+        env={**b.env, "DENPEX_SLACK_API_URL": f"http://127.0.0.1:{free_port()}/api/"},
+        capture_output=True,
+        timeout=90,
+    )
+    err = down.stderr.decode()
+    assert down.returncode == 2, err
+    assert "checking the bot token with auth.test on http://127.0.0.1:" in err and "Connection refused" in err, err
 
 
 # -- entry points -------------------------------------------------------------------------------------

@@ -274,6 +274,7 @@ class FakeSlack:
         self._uploads: dict[str, str] = {}
         self._rate_limits: dict[str, list] = {}
         self._outages: dict[str, int] = {}
+        self._delays: dict[str, float] = {}
         self.download_rate: float | None = None  # bytes per second for file downloads; None: as fast as it can
         self._triggers: dict[str, dict] = {}
         self._views: dict[str, dict] = {}
@@ -484,6 +485,11 @@ class FakeSlack:
                 "issued": time.monotonic(),
             }
             return self.url + path
+
+    def delay(self, method: str, seconds: float) -> None:
+        """Calls of ``method`` are answered ``seconds`` late (a slow network or a slow Slack)."""
+        with self._lock:
+            self._delays[method] = seconds
 
     def outage(self, method: str, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` fail as Slack does when it is down: HTTP 503,
@@ -915,6 +921,10 @@ class FakeSlack:
             raise _Refusal("not_authed")
         if token != self.bot_token:
             raise _Refusal("invalid_auth")
+        with self._lock:
+            wait = self._delays.get(method, 0.0)
+        if wait:
+            time.sleep(wait)
         with self._lock:
             limit = self._rate_limits.get(method)
             if limit and limit[0] > 0:
