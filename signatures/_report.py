@@ -425,6 +425,73 @@ def collateral_line(c: Collateral) -> str:
     return f"{who}: {c.title} [{c.signature}], {c.count}x{_when(c.seconds_after)}"
 
 
+SET_ASIDE_SHOWN = 3
+
+
+def _after_by(seconds: float) -> str:
+    if seconds < 1:
+        return "within a second of"
+    return f"{seconds:.0f} s after" if seconds < 120 else f"{seconds / 60:.0f} min after"
+
+
+def _seconds_from(start: str | None, end: str | None) -> float | None:
+    try:
+        return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds() if start and end else None
+    except ValueError:
+        return None
+
+
+def _short(title: str) -> str:
+    head = title.split(":")[0].split(" (")[0]
+    head = head if len(head) >= 8 else title
+    return head if len(head) <= 60 else head[:59] + "…"
+
+
+def _who(ranks: list[int]) -> str:
+    return f"rank {ranks[0]}" if len(ranks) == 1 else f"ranks {rank_ranges(ranks)}"
+
+
+def considered_line(report: Report) -> str:
+    """One line: how sure the top diagnosis is, and what else was considered and why it is not the cause
+    (knock-on failures that came after it, failures that started later, a launcher naming another rank)."""
+    d = report.top
+    if d is None:
+        return ""
+    anchor = (f"rank {d.initiating_rank}'s " if d.initiating_rank is not None else "the ") + d.class_
+    items: list[str] = []
+    groups: dict[str, list[Collateral]] = {}
+    for c in d.collateral:  # one item per class (or per signature when it shares the diagnosis's class)
+        groups.setdefault(c.class_ if c.class_ != d.class_ else c.signature, []).append(c)
+    for label, group in groups.items():
+        ranks = sorted({r for c in group for r in c.ranks})
+        delays = [c.seconds_after for c in group if c.seconds_after is not None]
+        when = _after_by(min(delays)) if delays else "after"
+        on = f" on {_who(ranks)}" if ranks else ""
+        items.append(f"not {label}: {_short(group[0].title)}{on} came {when} {anchor}")
+    for other in report.diagnoses[1:]:
+        label = other.class_ if other.class_ != d.class_ else other.signature
+        gap = _seconds_from(d.first_seen.time, other.first_seen.time)
+        if gap is not None and gap >= 0:
+            why = f"started {_after_by(gap)} {anchor}"
+        elif other.first_seen.source == d.first_seen.source and other.first_seen.line > d.first_seen.line:
+            why = f"came later in the log than {anchor}"
+        else:
+            why = f"seen too; the attribution ({d.attribution.rule}) names {anchor} as the start"
+        on = f" on rank {other.initiating_rank}" if other.initiating_rank is not None else ""
+        items.append(f"not {label}: {_short(other.title)}{on} {why}")
+    launcher = {e.rank for e in d.evidence if e.kind == "launcher" and e.rank is not None}
+    if d.initiating_rank is not None and launcher and d.initiating_rank not in launcher:
+        items.append(
+            f"not {_who(sorted(launcher))}, which the launcher saw fail: it reports the exits it saw, "
+            "not where the failure started"
+        )
+    sure = f"{d.attribution.confidence} confidence"
+    if not items:
+        return f"Considered ({sure}): no other signature fired"
+    more = f"; and {len(items) - SET_ASIDE_SHOWN} more" if len(items) > SET_ASIDE_SHOWN else ""
+    return f"Considered and set aside ({sure}): " + "; ".join(items[:SET_ASIDE_SHOWN]) + more
+
+
 def _baseline_lines(diff: BaselineDiff) -> list[str]:
     good = ", ".join(diff.good)
     if not diff.new:
@@ -481,6 +548,7 @@ def render_text(report: Report, width: int = 100) -> str:
         a = d.attribution
         why = "; ".join(r.text for r in a.reasons[:2])
         out.append(wrap(f"Why: {why} [{a.rule}, {a.confidence} confidence]", "    "))
+        out.append(wrap(considered_line(report), "    "))
         if d.action != "none":
             label = {
                 "restart": "yes, requeue it",
