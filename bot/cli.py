@@ -9,11 +9,15 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import signatures
 from bot.config import ConfigError, load_config
 from bot.watch import add_cli as add_watch_cli
 from signatures import InputError, SignatureFileError
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 EXIT_OK = 0
 EXIT_FAILED_CHECKS = 1
@@ -266,10 +270,50 @@ def cmd_test(args: argparse.Namespace) -> int:
 def cmd_lint(args: argparse.Namespace) -> int:
     lib = _library(args)
     problems = signatures.lint_library(lib)
+    if args.feedback:
+        from bot import feedback
+
+        store = _open_db(args.feedback)
+        if store is None:
+            return EXIT_BAD_INPUT
+        bar = load_config().signatures
+        min_precision = bar.min_precision if args.min_precision is None else args.min_precision
+        min_votes = bar.min_votes if args.min_votes is None else args.min_votes
+        if not 0 <= min_precision <= 1 or min_votes < 1:
+            print("denpex: --min-precision is between 0 and 1, --min-votes at least 1", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        flagged = feedback.below_bar(feedback.records(store), min_precision, min_votes)
+        problems += [feedback.flag_line(r, min_precision) for r in flagged]
     for p in problems:
         print(p)
     print(f"{len(lib.signatures)} signatures checked, {len(problems)} problem(s)")
     return EXIT_FAILED_CHECKS if problems else EXIT_OK
+
+
+def _open_db(path: str | None) -> Store | None:
+    """The bot's database (--db, else $DENPEX_DB, else ./denpex.db), or None when there is none (said on stderr)."""
+    from bot.store import Store
+
+    path = path or os.environ.get("DENPEX_DB", "denpex.db")
+    if not os.path.isfile(path):
+        print(f"denpex: {path}: no such database (DENPEX_DB, or --db)", file=sys.stderr)
+        return None
+    return Store(path)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from bot import feedback
+
+    store = _open_db(args.db)
+    if store is None:
+        return EXIT_BAD_INPUT
+    found = feedback.records(store)
+    if args.json:
+        json.dump([r.to_json() for r in found], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(feedback.stats_table(found))
+    return EXIT_OK
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
@@ -474,7 +518,20 @@ def build_parser() -> argparse.ArgumentParser:
     te.add_argument("-v", "--verbose", action="store_true", help="print passing cases too")
     te.set_defaults(func=cmd_test)
     li = ssub.add_parser("lint", help="check the library against the policy (beyond the schema)")
+    li.add_argument(
+        "--feedback",
+        metavar="DB",
+        help="also flag signatures whose precision in the bot's database is below the bar ([signatures] min_precision)",
+    )
+    li.add_argument("--min-precision", type=float, help="the bar (default [signatures] min_precision, 0.5)")
+    li.add_argument(
+        "--min-votes", type=int, help="judge a signature only once this many incidents were judged (default 5)"
+    )
     li.set_defaults(func=cmd_lint)
+    st = ssub.add_parser("stats", help="per signature: fired, confirmed, rejected, precision (the bot's database)")
+    st.add_argument("--db", help="the bot's database (default $DENPEX_DB, else ./denpex.db)")
+    st.add_argument("--json", action="store_true")
+    st.set_defaults(func=cmd_stats)
     dr = ssub.add_parser("draft", help="draft a signature from one error line the library does not explain")
     dr.add_argument("--line", required=True, help="the error line, as the log printed it (prefixes and all)")
     dr.add_argument("--class", dest="cls", help="its failure class (default python_exception_other); see taxonomy")

@@ -27,6 +27,10 @@ class _Section(BaseModel):
 
 class SignaturesSection(_Section):
     extra_dirs: list[Path] = Field(default_factory=list)
+    # `denpex signatures lint --feedback`: a signature judged on min_votes incidents or more whose precision in
+    # this workspace (confirmed / (confirmed + rejected)) is below min_precision is flagged
+    min_precision: float = Field(0.5, ge=0, le=1)
+    min_votes: int = Field(5, ge=1)
 
     @field_validator("extra_dirs")
     @classmethod

@@ -263,6 +263,10 @@ class FollowUps:
         """Post pending announcements, each exactly once: an attempt that may have reached Slack before its
         process stopped is looked up in the thread before it is posted again."""
         for row in self.store.claim_outbox(self.owner, self.config.followups.lease_seconds, only):
+            muted = self.store.muted(row["channel"], row["thread_ts"]) if row["thread_ts"] else None
+            if muted:  # Mute on the incident: recorded as not posted, with why
+                self.store.outbox_muted(row["id"], f"thread muted by {muted['user_id']} at {muted['at']}")
+                continue
             try:
                 posted = self._already_posted(row) if row["attempts"] > 0 else None
                 if posted is None:

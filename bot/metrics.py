@@ -6,10 +6,18 @@ process (tests) and a scrape shows only this bot's numbers.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.metrics_core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 __all__ = ["CONTENT_TYPE_LATEST", "Metrics"]
+
+log = logging.getLogger("denpex.metrics")
 
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 _SCAN_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0)
@@ -68,5 +76,60 @@ class Metrics:
         self.queue_depth = Gauge("denpex_queue_depth", "Diagnoses waiting for a free slot", registry=r)
         self.running = Gauge("denpex_diagnoses_running", "Diagnoses running now", registry=r)
 
+    def track_signatures(self, read: Callable[[], Iterable[_Counts]], known: Iterable[str]) -> None:
+        """Per-signature counters read from the database at each scrape (so every process shows the workspace's
+        numbers, across restarts): how often each signature fired, was confirmed, was rejected. Labels are the
+        library's ids (`known`); any other id (a removed or renamed signature) counts as "other"."""
+        self.registry.register(_SignatureFeedback(read, frozenset(known)))
+
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class _Counts(Protocol):
+    @property
+    def signature(self) -> str: ...
+    @property
+    def fired(self) -> int: ...
+    @property
+    def confirmed(self) -> int: ...
+    @property
+    def rejected(self) -> int: ...
+
+
+class _SignatureFeedback(Collector):
+    FAMILIES = {
+        "fired": "Incidents whose top diagnosis is the signature",
+        "confirmed": "Incidents of the signature confirmed (a fix proven gone; a checklist tick or Useful, no Not this)",
+        "rejected": "Incidents of the signature someone said Not this of (unless a fix was proven gone)",
+    }
+
+    def __init__(self, read: Callable[[], Iterable[_Counts]], known: frozenset[str]):
+        self.read, self.known = read, known
+
+    def _families(self) -> dict[str, CounterMetricFamily]:
+        return {
+            name: CounterMetricFamily(f"denpex_signature_{name}", text, labels=["signature"])
+            for name, text in self.FAMILIES.items()
+        }
+
+    def describe(self) -> Iterator[Metric]:
+        return iter(self._families().values())
+
+    def collect(self) -> Iterator[Metric]:
+        families = self._families()
+        totals: dict[str, dict[str, int]] = {}
+        try:
+            rows = list(self.read())
+        except Exception:  # a scrape must answer even when the database does not
+            log.exception("per-signature counters not read")
+            rows = []
+        for row in rows:
+            label = row.signature if row.signature in self.known else "other"
+            counts = totals.setdefault(label, dict.fromkeys(self.FAMILIES, 0))
+            for name in self.FAMILIES:
+                counts[name] += getattr(row, name)
+        for label, counts in sorted(totals.items()):
+            for name, family in families.items():
+                family.add_metric([label], counts[name])
+        return iter(families.values())

@@ -20,6 +20,7 @@ from bot.blockkit import (
 )
 from bot.redact import redact, redact_blocks
 from signatures import Diagnosis, Report, collateral_line, render_text
+from signatures._report import considered_line
 
 SEVERITY_EMOJI = {
     "critical": ":red_circle:",
@@ -37,6 +38,7 @@ ACK, FIX, NOT_THIS, MORE, CHECKLIST = (
     "denpex_more_evidence",
     "denpex_checklist",
 )
+USEFUL, MUTE, UNMUTE, DRAFT = "denpex_useful", "denpex_mute", "denpex_unmute", "denpex_draft"
 
 
 @dataclass
@@ -49,6 +51,9 @@ class MessageState:
     checked: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     followups: list[str] = field(default_factory=list)  # one line per follow-up: what is watched, what was seen
+    useful: list[str] = field(default_factory=list)  # user ids
+    what_it_was: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # Not this: user, class, note
+    muted: tuple[str, str] | None = None  # (user id, when)
 
 
 def _mrkdwn(text: str, limit: int = SECTION_TEXT) -> dict:
@@ -98,12 +103,14 @@ REQUEUE = {
 }
 
 
-def _why(d: Diagnosis) -> str:
-    """One or two lines under Started on: why this rank, how sure, and whether to just requeue."""
+def _why(report: Report, d: Diagnosis) -> str:
+    """A few lines under Started on: why this rank, how sure, what else was considered and set aside, and
+    whether to just requeue."""
     parts = []
     a = d.attribution
     if a.reasons:
-        parts.append(f"*Why:* {'; '.join(r.text for r in a.reasons[:2])} _({a.confidence} confidence)_")
+        parts.append(f"*Why:* {'; '.join(r.text for r in a.reasons[:2])}")
+    parts.append(f":mag: {considered_line(report)}")  # with the confidence
     if d.action in REQUEUE:
         parts.append(f"{REQUEUE[d.action]}: {d.action_reason}")
     return clip("\n".join(parts), 2900)
@@ -114,6 +121,18 @@ def _status_lines(state: MessageState) -> list[str]:
     lines += [f":eyes: Acknowledged by <@{u}> at {t}" for u, t in state.acknowledged]
     lines += [f":wrench: Fix applied by <@{u}> at {t}" for u, t in state.fix_applied]
     lines += [f":no_entry_sign: <@{u}> says this is not the cause ({t})" for u, t in state.not_this]
+    lines += [
+        f":label: <@{u}> says it was "
+        + (f"`{cls}`" if cls else "something else")
+        + (f": {clip(note, 300)}" if note else "")
+        for u, cls, note in state.what_it_was
+    ]
+    if state.useful:
+        lines.append(":+1: Useful to " + ", ".join(f"<@{u}>" for u in state.useful[:20]))
+    if state.muted:
+        lines.append(
+            f":mute: Follow-ups and watch alerts muted in this thread by <@{state.muted[0]}> ({state.muted[1]})"
+        )
     return lines
 
 
@@ -136,12 +155,17 @@ def _stats(report: Report, source: str) -> str:
     )
 
 
-def _buttons(state: MessageState, with_fix: bool = True) -> dict:
+def _buttons(state: MessageState, diagnosed: bool = True) -> dict:
+    """Acknowledge, Fix applied… and Useful (a diagnosis only), Not this, More evidence, Mute or Unmute, and
+    Draft a signature (an unrecognised failure, or a diagnosis someone said is not the cause)."""
     value = str(state.incident_id)
     elements = [_button("Acknowledge", ACK, value, "primary")]
-    if with_fix:
-        elements.append(_button("Fix applied…", FIX, value))
+    if diagnosed:
+        elements += [_button("Fix applied…", FIX, value), _button("Useful", USEFUL, value)]
     elements += [_button("Not this", NOT_THIS, value, "danger"), _button("More evidence", MORE, value)]
+    elements.append(_button("Unmute", UNMUTE, value) if state.muted else _button("Mute", MUTE, value))
+    if not diagnosed or state.not_this:
+        elements.append(_button("Draft a signature", DRAFT, value))
     return {"type": "actions", "block_id": "denpex_buttons", "elements": elements}
 
 
@@ -201,7 +225,7 @@ def _diagnosis(report: Report, d: Diagnosis, state: MessageState) -> tuple[str, 
         },
         _section("*First evidence*\n" + _code([fs.text], CODE_LIMIT - 30)),
     ]
-    why = _why(d)
+    why = _why(report, d)
     if why:
         blocks.insert(3, _context([why]))
     if d.collateral:
@@ -233,14 +257,23 @@ def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]
     for group in report.unrecognised[:8]:
         label = f"rank {group.rank}" if group.rank is not None else "no rank"
         lines += [f"[{label}] {ln.source.rsplit('/', 1)[-1]}:{ln.line}  {clip(ln.text, 300)}" for ln in group.lines[:3]]
+    hint = report.unrecognised_hint
+    guess = (
+        f"\nIt reads like a {hint.family} problem (perhaps `{hint.class_}`; low confidence)."
+        if hint and hint.class_
+        else ""
+    )
     blocks = [
         {"type": "header", "text": {"type": "plain_text", "text": "Unrecognised failure", "emoji": True}},
-        _section("No signature explains these errors. The first error-like lines of each rank:"),
+        _section(f"No signature explains these errors. The first error-like lines of each rank:{guess}"),
         _section(_code(lines)),
-        _buttons(state, with_fix=False),
+        _buttons(state, diagnosed=False),
         _context(
             _job_line(report)
-            + [_stats(report, state.source), "Know what this is? Add a signature: `docs/adding-a-signature.md`"]
+            + [
+                _stats(report, state.source),
+                "Know what this is? *Draft a signature* from one of these lines (or see `docs/adding-a-signature.md`)",
+            ]
             + _status_lines(state)
             + state.notes
         ),
@@ -306,6 +339,118 @@ def fix_modal(incident_id: int, job: str | None) -> dict:
         "submit": {"type": "plain_text", "text": "Watch the rerun"},
         "close": {"type": "plain_text", "text": "Cancel"},
         "blocks": blocks,
+    }
+
+
+NOT_THIS_VIEW, DRAFT_VIEW = "denpex_not_this_form", "denpex_draft_form"
+DRAFT_OPTIONS = 100  # a static_select holds at most 100 options
+
+
+def _plain(text: str) -> dict:
+    return {"type": "plain_text", "text": text}
+
+
+def _class_select(classes: list[tuple[str, str]], picked: str | None) -> dict:
+    """A static_select of the taxonomy's classes ((key, family) pairs), `picked` preselected."""
+    options = [{"text": _plain(clip(f"{key} ({family})", OPTION_TEXT)), "value": key} for key, family in classes]
+    select = {
+        "type": "static_select",
+        "action_id": "class",
+        "placeholder": _plain("Pick a class"),
+        "options": options[:DRAFT_OPTIONS],
+    }
+    chosen = [o for o in select["options"] if o["value"] == picked]
+    if chosen:
+        select["initial_option"] = chosen[0]
+    return select
+
+
+def not_this_modal(incident_id: int, classes: list[tuple[str, str]]) -> dict:
+    """Not this: what it was (a class of the taxonomy) and a free note, both optional."""
+    return {
+        "type": "modal",
+        "callback_id": NOT_THIS_VIEW,
+        "private_metadata": str(incident_id),
+        "title": _plain("Not this"),
+        "submit": _plain("Record"),
+        "close": _plain("Cancel"),
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": "class",
+                "optional": True,
+                "label": _plain("What was it?"),
+                "hint": _plain("Its failure class (signatures/taxonomy.toml). Counted against this signature."),
+                "element": _class_select(classes, None),
+            },
+            {
+                "type": "input",
+                "block_id": "note",
+                "optional": True,
+                "label": _plain("A note"),
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": "note",
+                    "multiline": True,
+                    "max_length": 2000,
+                    "placeholder": _plain("What gave it away: the line, the fix that worked"),
+                },
+            },
+        ],
+    }
+
+
+def draft_lines(report: Report) -> list[str]:
+    """The lines a signature can be drafted from, as the answer shows them: the first error-like lines, then
+    each diagnosis's evidence. The Draft modal offers them by index; its submission finds the line by the same
+    index in the stored report, so the full line never has to fit in an option."""
+    found: list[str] = []
+    texts = [report.unrecognised_hint.first_error.text] if report.unrecognised_hint else []
+    texts += [ln.text for group in report.unrecognised for ln in group.lines]
+    for d in report.diagnoses:
+        texts += [d.first_seen.text, *(ev.text for ev in d.evidence), *(c.first_seen.text for c in d.collateral)]
+    for text in texts:  # a traceback's first line says nothing of what failed
+        if text.strip() and text not in found and "Traceback (most recent call last)" not in text:
+            found.append(text)
+    return found[:DRAFT_OPTIONS]
+
+
+def draft_modal(incident_id: int, lines: list[str], classes: list[tuple[str, str]], picked: str | None) -> dict:
+    """Draft a signature: the line to draft it from (the first preselected) and, optionally, its class."""
+    options = [{"text": _plain(clip(line.strip(), OPTION_TEXT)), "value": str(i)} for i, line in enumerate(lines)]
+    return {
+        "type": "modal",
+        "callback_id": DRAFT_VIEW,
+        "private_metadata": str(incident_id),
+        "title": _plain("Draft a signature"),
+        "submit": _plain("Draft it"),
+        "close": _plain("Cancel"),
+        "blocks": [
+            _section(
+                "I'll draft a signature in the library's format from the line you pick (its stable words as the "
+                "literal, numbers and paths generalised, the line as its match case), check it the way "
+                "`denpex signatures test` and `lint` do, and post it in the thread with how to add it."
+            ),
+            {
+                "type": "input",
+                "block_id": "line",
+                "label": _plain("From this line"),
+                "element": {
+                    "type": "static_select",
+                    "action_id": "line",
+                    "options": options,
+                    "initial_option": options[0],
+                },
+            },
+            {
+                "type": "input",
+                "block_id": "class",
+                "optional": True,
+                "label": _plain("Its class"),
+                "hint": _plain("Left empty: python_exception_other, for you to change in the file."),
+                "element": _class_select(classes, picked),
+            },
+        ],
     }
 
 
@@ -544,9 +689,14 @@ GAVE_UP = (
 )
 RESTARTING = ":hourglass: The bot is restarting; this will be diagnosed here as soon as it is back."
 NOT_THIS_THANKS = (
-    "Thanks: recorded that this diagnosis is not the cause. Reply in the thread with what it was, so "
-    "the signature can be fixed."
+    "Thanks: recorded that this diagnosis is not the cause. The form asks what it was (a class and a note); "
+    "*Draft a signature* on the answer turns one of its lines into a new signature."
 )
+MUTED = (
+    ":mute: Muted: follow-up results and watch alerts for this incident are no longer posted in this thread "
+    "(they are still checked and recorded). *Unmute* on the answer turns them back on."
+)
+NOTHING_TO_DRAFT = "This answer has no error line to draft a signature from."
 INCIDENT_GONE = "This incident no longer exists."
 
 
@@ -688,3 +838,27 @@ VERDICT_DETAILS = {
 
 def verdict_detail(reason: str, **values: object) -> str:
     return VERDICT_DETAILS[reason].format(**values)
+
+
+def draft_posted(user: str, draft_id: str, filename: str, extra_dirs: list[str], problems: list[str]) -> str:
+    """Said with the drafted file: how to add it, or what it fails."""
+    if problems:
+        return redact(
+            f":warning: <@{user}>: the draft `{draft_id}` fails the library's checks: {clip('; '.join(problems), 800)}. "
+            "Fix it before adding it (`docs/adding-a-signature.md`)."
+        )
+    where = extra_dirs[0] if extra_dirs else "/etc/denpex/signatures"
+    config = "" if extra_dirs else f' (add `extra_dirs = ["{where}"]` under `[signatures]` in the bot\'s config first)'
+    return redact(
+        f":memo: <@{user}> drafted `{draft_id}`; it passes `denpex signatures test` and `lint` as produced. To add "
+        f"it, save it in a directory of `[signatures] extra_dirs`{config}, write its prose (what happened, why, the "
+        f"fix), and check it:\n```cp {filename} {where}/\ndenpex signatures test {draft_id} && denpex signatures "
+        "lint```\nThe bot loads it at its next start."
+    )
+
+
+def draft_failed(reason: object) -> str:
+    return redact(
+        f":warning: I could not draft a signature from that line: {clip(str(reason), 400)}. Pick another line (the "
+        "exception's own line works best), or write one by hand: `docs/adding-a-signature.md`."
+    )

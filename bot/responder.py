@@ -17,7 +17,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 import signatures
-from bot import render
+from bot import feedback, render
 from bot.diagnose import Diagnoser, NotAllowed
 from bot.fetch import FetchError, JobRef
 from bot.inbox import Inbox
@@ -26,13 +26,20 @@ from bot.redact import redact
 from bot.render import (
     ACK,
     CHECKLIST,
+    DRAFT,
     FIX,
     MORE,
+    MUTE,
     NOT_THIS,
+    UNMUTE,
+    USEFUL,
     MessageState,
     diagnosis_message,
+    draft_lines,
+    draft_modal,
     evidence_file,
     fix_modal,
+    not_this_modal,
     notice_message,
     progress_message,
     queued_message,
@@ -69,6 +76,11 @@ class Responder:
         # events are routed here (files.info, the thread's parent, the first message), not on Bolt's few
         # listener threads, which must stay free to ack slash commands and button presses
         self.intake = WorkQueue(2, None, "intake")
+        library = service.matcher.library
+        self.classes = [(key, cls.family) for key, cls in library.taxonomy.items()]  # Not this: what was it?
+        self.draft_classes = [c for c in self.classes if c[0] != "healthy"]  # a draft is of a failure
+        # the track record the buttons build, per signature on /metrics, read from the database at each scrape
+        metrics.track_signatures(lambda: feedback.records(store), library.by_id())
 
     def close(self, grace: float, client: WebClient | None = None) -> None:
         """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers. What is
@@ -350,9 +362,30 @@ class Responder:
         channel = body["channel"]["id"]
         if kind == ACK:
             self.store.record_action(incident.id, user, "acknowledge", status="acknowledged")
-        elif kind == NOT_THIS:
+        elif kind == NOT_THIS:  # the form first: its trigger expires in 3 s
+            client.views_open(trigger_id=body["trigger_id"], view=not_this_modal(incident.id, self.classes))
             self.store.record_action(incident.id, user, "not_this", status="disputed")
+            self.store.record_feedback(incident.id, user, "rejected")
             client.chat_postEphemeral(channel=channel, user=user, text=render.NOT_THIS_THANKS)
+        elif kind == USEFUL:
+            self.store.record_feedback(incident.id, user, "useful", action="useful")
+        elif kind in (MUTE, UNMUTE):
+            thread = incident.thread_ts or incident.message_ts or ""
+            self.store.set_muted(incident.id, incident.channel, thread, user, kind == MUTE)
+            if kind == MUTE:
+                client.chat_postEphemeral(channel=channel, user=user, text=render.MUTED)
+        elif kind == DRAFT:
+            lines = draft_lines(incident.report)
+            if not lines:
+                client.chat_postEphemeral(channel=channel, user=user, text=render.NOTHING_TO_DRAFT)
+                return
+            picked = next(
+                (f["class"] for f in self.store.feedback_of(incident.id) if f["user_id"] == user and f["class"]), None
+            )
+            client.views_open(
+                trigger_id=body["trigger_id"], view=draft_modal(incident.id, lines, self.draft_classes, picked)
+            )
+            return
         elif kind == FIX:
             client.views_open(trigger_id=body["trigger_id"], view=fix_modal(incident.id, incident.job))
             return
@@ -371,6 +404,10 @@ class Responder:
             items = len(incident.report.top.checklist) if incident.report.top else 0
             self.store.set_checklist(incident.id, selected, items, user)
             self.store.record_action(incident.id, user, "checklist", ",".join(map(str, sorted(selected))))
+            if selected:  # a tick confirms the diagnosis; unticking everything takes that back
+                self.store.record_feedback(incident.id, user, "confirmed_checklist")
+            else:
+                self.store.withdraw_feedback(incident.id, user, "confirmed_checklist")
         self.refresh(client, incident.id)
 
     def fix_submitted(self, client: WebClient, followups, body: dict, view: dict) -> dict | None:
@@ -403,6 +440,62 @@ class Responder:
         self.refresh(client, incident.id)
         return None
 
+    def submitted(
+        self, handle: Callable[[WebClient, dict, dict], None], client: WebClient, body: dict, view: dict
+    ) -> None:
+        """A form acknowledged before it is handled (it has closed): a Slack refusal is logged, never raised."""
+        try:
+            handle(client, body, view)
+        except SlackApiError as exc:
+            log.warning("form %s failed: %s", view.get("callback_id"), exc.response.get("error"))
+
+    def not_this_submitted(self, client: WebClient, body: dict, view: dict) -> None:
+        """What it was: the class picked and the note, recorded with the rejection (who and when)."""
+        incident = self.store.incident(_as_int(view.get("private_metadata")) or 0)
+        if incident is None:
+            return
+        picked = _chosen(view, "class")
+        note = (_field(view, "note").get("value") or "").strip()
+        self.store.record_feedback(incident.id, body["user"]["id"], "rejected", picked, note or None)
+        self.refresh(client, incident.id)
+
+    def draft_submitted(self, client: WebClient, body: dict, view: dict) -> None:
+        """Draft a signature from the line picked (found by its index in the stored report), check it as the
+        library checks itself, and post it in the incident's thread as a TOML file with how to add it."""
+        incident = self.store.incident(_as_int(view.get("private_metadata")) or 0)
+        if incident is None:
+            return
+        index = _as_int(_chosen(view, "line"))
+        picked = _chosen(view, "class")
+        lines = draft_lines(incident.report)
+        user = body["user"]["id"]
+        thread = incident.thread_ts or incident.message_ts
+        if index is None or index >= len(lines):
+            client.chat_postMessage(
+                channel=incident.channel, thread_ts=thread, text=render.draft_failed("no line was picked")
+            )
+            return
+        try:
+            draft = signatures.draft_signature(
+                lines[index],
+                picked,
+                source=f"incident #{incident.id} ({incident.source})",
+                library=self.service.matcher.library,
+            )
+        except signatures.DraftError as exc:
+            client.chat_postMessage(channel=incident.channel, thread_ts=thread, text=render.draft_failed(exc))
+            return
+        extra_dirs = [str(d) for d in self.settings.config.signatures.extra_dirs]
+        self.store.record_action(incident.id, user, "draft", draft.id)
+        client.files_upload_v2(
+            channel=incident.channel,
+            thread_ts=thread,
+            content=draft.toml,
+            filename=draft.filename,
+            title=f"Draft signature {draft.id}",
+            initial_comment=render.draft_posted(user, draft.id, draft.filename, extra_dirs, draft.checks),
+        )
+
     def _incident_for_message(self, body: dict) -> int | None:
         for block in body.get("message", {}).get("blocks", []):
             for el in block.get("elements", []):
@@ -422,6 +515,14 @@ class Responder:
             checked=self.store.checklist(incident.id),
             followups=[render.followup_line(fu) for fu in self.store.followups_of(incident.id)],
         )
+        for f in self.store.feedback_of(incident.id):
+            if f["kind"] == "useful":
+                state.useful.append(f["user_id"])
+            elif f["kind"] == "rejected" and (f["class"] or f["note"]):
+                state.what_it_was.append((f["user_id"], f["class"], f["note"]))
+        muted = self.store.muted(incident.channel, incident.thread_ts or incident.message_ts)
+        if muted:
+            state.muted = (muted["user_id"], muted["at"])
         for a in self.store.actions(incident.id):
             bucket = {
                 "acknowledge": state.acknowledged,
@@ -446,6 +547,16 @@ def group_members(client: WebClient) -> Callable[[str], list[str]]:
             return []
 
     return members
+
+
+def _field(view: dict, block: str) -> dict:
+    """A submitted form's value of the element whose block_id and action_id are both `block`."""
+    return (view["state"]["values"].get(block) or {}).get(block) or {}
+
+
+def _chosen(view: dict, block: str) -> str | None:
+    """The value of the option picked in a form's select (`block`), or None."""
+    return (_field(view, block).get("selected_option") or {}).get("value") or None
 
 
 def _as_int(value) -> int | None:

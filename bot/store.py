@@ -255,8 +255,59 @@ def _v7(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v8(db: sqlite_utils.Database) -> None:
+    """Feedback on answers, per signature (issue 14.5): each person's confirmation (a checklist ticked, Useful,
+    a fix proven gone) or rejection (Not this, with the class it was and a note), once per person, kind and
+    incident; and muted incident threads. What was recorded before is carried over: ticked boxes, Not this
+    presses and follow-ups whose verdict was gone."""
+    db.table("feedback").create(
+        {
+            "id": int,
+            "incident_id": int,
+            "signature": str,
+            "kind": str,  # FEEDBACK_KINDS
+            "class": str,
+            "note": str,
+            "user_id": str,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("incident_id", "incidents", "id")],
+    )
+    db.table("feedback").create_index(["incident_id", "kind", "user_id"], unique=True)
+    db.table("feedback").create_index(["signature"])
+    carried = [  # (kind, rows of incident_id, user_id, at)
+        (
+            "confirmed_checklist",
+            "SELECT incident_id, user_id, max(at) AS at FROM checklist WHERE checked = 1 GROUP BY incident_id, user_id",
+        ),
+        (
+            "rejected",
+            "SELECT incident_id, user_id, min(at) AS at FROM actions WHERE action = 'not_this' "
+            "GROUP BY incident_id, user_id",
+        ),
+        (
+            "fix_gone",
+            "SELECT incident_id, requested_by AS user_id, max(updated_at) AS at FROM followups WHERE status = 'done' "
+            "AND verdict = 'gone' GROUP BY incident_id, requested_by",
+        ),
+    ]
+    for kind, rows in carried:
+        db.execute(
+            "INSERT OR IGNORE INTO feedback (incident_id, signature, kind, user_id, at) "
+            f"SELECT r.incident_id, i.signature, ?, r.user_id, r.at FROM ({rows}) AS r "
+            "JOIN incidents i ON i.id = r.incident_id",
+            [kind],
+        )
+    db.table("mutes").create(
+        {"channel": str, "thread_ts": str, "incident_id": int, "user_id": str, "at": str}, pk=("channel", "thread_ts")
+    )
+
+
 STARTING_STALE = 300.0  # seconds after which a watch still 'starting' (its process died posting) is cleared
-MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]  # index i migrates version i to i + 1
+MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]  # index i migrates version i to i + 1
+CONFIRMATIONS = ("confirmed_checklist", "useful", "fix_gone")
+FEEDBACK_KINDS = (*CONFIRMATIONS, "rejected")
 
 
 @dataclass
@@ -701,7 +752,7 @@ class Store:
         announced), or False when the lease was lost (another process took over): nothing was written."""
         with self._transaction("record_check"):
             fu = self.db.execute(
-                "SELECT incident_id, job, lease_owner FROM followups WHERE id = ?", [followup_id]
+                "SELECT incident_id, job, lease_owner, requested_by FROM followups WHERE id = ?", [followup_id]
             ).fetchone()
             if fu is None or fu[2] != owner:
                 return False  # the lease was lost: nothing written
@@ -729,6 +780,8 @@ class Store:
                     "'resolved' THEN ? ELSE resolved_at END WHERE id = ?",
                     [status, now(), status, now(), fu[0]],
                 )
+                if verdict == "gone":  # the fix for this diagnosis made the failure go: it was right
+                    self._add_feedback(fu[0], fu[3], "fix_gone")
             if announce is not None:
                 return self.outbox_add(fu[0], *announce)
             return True
@@ -985,3 +1038,122 @@ class Store:
                 r["item"]
                 for r in self.reader.table("checklist").rows_where("incident_id = ? AND checked = 1", [incident_id])
             }
+
+    # -- feedback on answers, per signature; muted threads ----------------------------------------
+
+    def _add_feedback(
+        self, incident_id: int, user_id: str, kind: str, cls: str | None = None, note: str | None = None
+    ) -> bool:
+        """Inside a transaction: `user_id`'s feedback of `kind` on the incident, once; True when it is new."""
+        if kind not in FEEDBACK_KINDS:
+            raise ValueError(f"unknown feedback kind {kind!r}")
+        return (
+            self.db.execute(
+                "INSERT OR IGNORE INTO feedback (incident_id, signature, kind, class, note, user_id, at) "
+                "SELECT id, signature, ?, ?, ?, ?, ? FROM incidents WHERE id = ?",
+                [kind, cls, note, user_id, now(), incident_id],
+            ).rowcount
+            == 1
+        )
+
+    def record_feedback(
+        self,
+        incident_id: int,
+        user_id: str,
+        kind: str,
+        cls: str | None = None,
+        note: str | None = None,
+        action: str | None = None,
+    ) -> bool:
+        """Record `user_id`'s `kind` of feedback (FEEDBACK_KINDS) on the incident, once per person and kind: a
+        second Useful counts once. Given again with a class or a note (Not this, then its form), those are
+        updated. A new one is also recorded as the button press `action`. True when it is new."""
+        with self._transaction("record_feedback"):
+            new = self._add_feedback(incident_id, user_id, kind, cls, note)
+            if not new and (cls or note):
+                self.db.execute(
+                    "UPDATE feedback SET class = coalesce(?, class), note = coalesce(?, note), at = ? "
+                    "WHERE incident_id = ? AND kind = ? AND user_id = ?",
+                    [cls, note, now(), incident_id, kind, user_id],
+                )
+            if new and action:
+                self.db.table("actions").insert(
+                    {"incident_id": incident_id, "user_id": user_id, "action": action, "value": "", "at": now()}
+                )
+            return new
+
+    def withdraw_feedback(self, incident_id: int, user_id: str, kind: str) -> bool:
+        """`user_id` takes back their feedback of `kind` (every box they ticked is unticked again)."""
+        with self._transaction("withdraw_feedback"):
+            return (
+                self.db.execute(
+                    "DELETE FROM feedback WHERE incident_id = ? AND user_id = ? AND kind = ?",
+                    [incident_id, user_id, kind],
+                ).rowcount
+                == 1
+            )
+
+    def feedback_of(self, incident_id: int) -> list[dict]:
+        with self._read_lock:
+            return list(self.reader.table("feedback").rows_where("incident_id = ?", [incident_id], order_by="id"))
+
+    def signature_feedback(self) -> list[dict]:
+        """Per signature, over the incidents whose top diagnosis it is: `fired` (how many), `confirmed` (those whose
+        fix was proven gone, or with a tick or a Useful and no rejection), `rejected` (those someone said Not this
+        of, unless a fix was proven gone), and each kind's votes (`useful`, `confirmed_checklist`, `fix_gone`,
+        `rejections`)."""
+        with self._read_lock:
+            return list(
+                self.reader.query(
+                    "WITH per AS (SELECT incident_id, max(kind = 'fix_gone') AS gone, max(kind = 'rejected') AS no, "
+                    "max(kind IN ('useful', 'confirmed_checklist')) AS yes, sum(kind = 'useful') AS useful, "
+                    "sum(kind = 'confirmed_checklist') AS ticked, sum(kind = 'fix_gone') AS fixed, "
+                    "sum(kind = 'rejected') AS rejections FROM feedback GROUP BY incident_id) "
+                    "SELECT i.signature, count(*) AS fired, "
+                    "coalesce(sum(p.gone OR (p.yes AND NOT p.no)), 0) AS confirmed, "
+                    "coalesce(sum(p.no AND NOT p.gone), 0) AS rejected, coalesce(sum(p.useful), 0) AS useful, "
+                    "coalesce(sum(p.ticked), 0) AS confirmed_checklist, coalesce(sum(p.fixed), 0) AS fix_gone, "
+                    "coalesce(sum(p.rejections), 0) AS rejections "
+                    "FROM incidents i LEFT JOIN per p ON p.incident_id = i.id WHERE i.signature IS NOT NULL "
+                    "GROUP BY i.signature ORDER BY i.signature"
+                )
+            )
+
+    def set_muted(self, incident_id: int, channel: str, thread_ts: str, user_id: str, muted: bool) -> bool:
+        """Mute (or unmute) an incident's thread: while muted, follow-up announcements and watch alerts to it are
+        not posted. Recorded as a button press (mute, unmute). True when it changed."""
+        with self._transaction("set_muted"):
+            if muted:
+                cur = self.db.execute(
+                    "INSERT OR IGNORE INTO mutes (channel, thread_ts, incident_id, user_id, at) VALUES (?, ?, ?, ?, ?)",
+                    [channel, thread_ts, incident_id, user_id, now()],
+                )
+            else:
+                cur = self.db.execute("DELETE FROM mutes WHERE channel = ? AND thread_ts = ?", [channel, thread_ts])
+            changed = cur.rowcount == 1
+            if changed:
+                self.db.table("actions").insert(
+                    {
+                        "incident_id": incident_id,
+                        "user_id": user_id,
+                        "action": "mute" if muted else "unmute",
+                        "value": thread_ts,
+                        "at": now(),
+                    }
+                )
+            return changed
+
+    def muted(self, channel: str, thread_ts: str) -> dict | None:
+        """Who muted this thread and when, or None."""
+        with self._read_lock:
+            rows = list(self.reader.table("mutes").rows_where("channel = ? AND thread_ts = ?", [channel, thread_ts]))
+        return rows[0] if rows else None
+
+    def outbox_muted(self, outbox_id: int, reason: str) -> None:
+        """An announcement not posted because its thread is muted: done, with why."""
+        with self._transaction("outbox_muted"):
+            self.db.execute(
+                "UPDATE outbox SET state = 'muted', error = ?, sent_at = ?, owner = NULL, lease_until = NULL "
+                "WHERE id = ?",
+                [reason, now(), outbox_id],
+            )
