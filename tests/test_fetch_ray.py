@@ -1,4 +1,6 @@
-"""The Ray fetcher against a fake dashboard answering with the Jobs REST API's shapes (JobDetails, JobLogsResponse)."""
+"""The Ray fetcher against a fake dashboard answering with the Jobs REST API's shapes (JobDetails, JobLogsResponse).
+
+The REAL_* bodies are what a Ray 2.60 head answered (tests/test_ray_live.py runs one), addresses changed."""
 
 from __future__ import annotations
 
@@ -155,7 +157,7 @@ def test_running_job_logs_are_fetched_and_stopped_error_type_is_the_reason():
         FakeDashboard(
             job_details(
                 "FAILED",
-                error_type="RUNTIME_ENV_SETUP_FAILED",
+                error_type="RUNTIME_ENV_SETUP_FAILURE",
                 message="runtime_env setup failed: pip install torch==9.9 failed",
             ),
             logs="",
@@ -163,7 +165,7 @@ def test_running_job_logs_are_fetched_and_stopped_error_type_is_the_reason():
     )
     try:
         assert result.facts.reason == (
-            "RUNTIME_ENV_SETUP_FAILED: runtime_env setup failed: pip install torch==9.9 failed"
+            "RUNTIME_ENV_SETUP_FAILURE: runtime_env setup failed: pip install torch==9.9 failed"
         )
         assert "the Ray job's driver log is empty" in result.notes
     finally:
@@ -250,3 +252,101 @@ def test_through_fetch_job():
         assert result.cluster == "ray" and result.facts.state == "SUCCEEDED"
     finally:
         result.cleanup()
+
+
+# an entrypoint that never called ray.init (a plain script, a launcher): no driver_info, no job_id
+REAL_FAILED: dict = {
+    "type": "SUBMISSION",
+    "job_id": None,
+    "submission_id": "raysubmit_mr6NkDhycWcigyS3",
+    "driver_info": None,
+    "status": "FAILED",
+    "entrypoint": "/opt/venv/bin/python /work/fail.py",
+    "message": "Job entrypoint command failed with exit code 1, last available logs (truncated to 20,000 chars):\n"
+    "2026-12-03 18:23:51,759\tINFO job_manager.py:581 -- Runtime env is setting up.\n"
+    "Running entrypoint for job raysubmit_mr6NkDhycWcigyS3: /opt/venv/bin/python /work/fail.py\n"
+    "step 1 loss 2.000\n"
+    'Traceback (most recent call last):\n  File "/work/fail.py", line 4, in <module>\n'
+    "FileNotFoundError: [Errno 2] No such file or directory: 'data/shard_00017.jsonl'\n",
+    "error_type": "JOB_ENTRYPOINT_COMMAND_ERROR",
+    "start_time": 1796322231755,
+    "end_time": 1796322233834,
+    "metadata": {"job_name": "denpex-missing-shard"},
+    "runtime_env": None,
+    "driver_agent_http_address": "http://10.0.3.17:52365",
+    "driver_node_id": "0d15c61598fbcec2e5328874e9b1323197692383f25a99a39581ec93",
+    "driver_exit_code": 1,
+}
+REAL_PENDING_MESSAGE = (
+    "Job has not started yet. It may be waiting for resources (CPUs, GPUs, memory, custom resources) to become "
+    "available."
+)
+
+
+def test_real_failed_entrypoint_reason_and_node():
+    """The reason is the message's first line without its log-tail clause, not prefixed with the error_type that
+    only repeats it; a driver that never called ray.init is placed by its agent's address."""
+    job = REAL_FAILED["submission_id"]
+    logs = REAL_FAILED["message"].split("\n", 1)[1]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if request.url.path == f"/api/jobs/{job}":
+            return httpx.Response(200, json=REAL_FAILED)
+        return httpx.Response(200, json={"logs": logs})
+
+    dash = FakeDashboard(None)
+    dash.override = answer
+    result = fetch(dash, job=job)
+    try:
+        f = result.facts
+        assert (f.state, f.exit_code, f.name) == ("FAILED", "1", "denpex-missing-shard")
+        assert f.reason == "Job entrypoint command failed with exit code 1"
+        assert f.nodes == ["10.0.3.17"]
+        assert diagnose(result).diagnoses[0].class_ == "tokenizer_or_data_error"
+    finally:
+        result.cleanup()
+
+
+@pytest.mark.parametrize(
+    "details,node",
+    [
+        ({"driver_info": None, "driver_agent_http_address": None}, "b1f3c0ffee"),
+        ({"driver_info": None, "driver_agent_http_address": "http://10.0.3.18:52365"}, "10.0.3.18"),
+        ({}, "10.0.3.17"),  # driver_info's IP first
+    ],
+)
+def test_driver_node(details, node):
+    result = fetch(FakeDashboard(job_details("SUCCEEDED", **details), logs="ok\n"))
+    result.cleanup()
+    assert result.facts.nodes == [node]
+
+
+def test_real_running_and_pending_words():
+    result = fetch(FakeDashboard(job_details("RUNNING"), logs="step 1\n"))
+    result.cleanup()
+    assert "the job is still running: its log was read as it stands" in result.notes
+    assert not any(n.startswith("Ray: ") for n in result.notes)
+    with pytest.raises(FetchError) as err:
+        fetch(FakeDashboard(job_details("PENDING", message=REAL_PENDING_MESSAGE, start_time=None)))
+    assert err.value.kind == "pending" and "waiting for resources" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "token,status,body,advice",
+    [
+        (None, 401, "Unauthorized: Missing authentication token", "name the environment variable that holds it"),
+        ("wrong", 403, "Forbidden: Invalid authentication token", "not this cluster's"),
+    ],
+)
+def test_token_authentication_refusals(monkeypatch, token, status, body, advice):
+    """A head with RAY_AUTH_MODE=token: 401 without a token (so token_env is missing), 403 to a wrong one."""
+    dash = FakeDashboard(None)
+    dash.override = lambda r: httpx.Response(status, text=body)
+    kw = {}
+    if token:
+        monkeypatch.setenv("RAY_TEST_TOKEN", token)
+        kw["token_env"] = "RAY_TEST_TOKEN"
+    with pytest.raises(FetchError) as err:
+        fetch(dash, **kw)
+    assert err.value.kind == "permission" and str(status) in str(err.value) and advice in str(err.value)
+    assert body in str(err.value)

@@ -4,7 +4,11 @@
     GET {address}/api/jobs/{id}/logs   {"logs": "..."}: the entrypoint's (driver's) whole output
 
 Unknown ids answer 404 ("Job ... does not exist"). The logs come whole in one JSON string; only the
-newest bytes of the budget are written.
+newest bytes of the budget are written. Shapes as Ray 2.60 serves them (tests/test_ray_live.py runs a real
+head): an entrypoint that never calls ray.init has `driver_info` and `job_id` null, its node is only in
+`driver_agent_http_address`; a failed entrypoint's `error_type` is JOB_ENTRYPOINT_COMMAND_ERROR and its message
+is one line then the log's tail; a head with token authentication answers 401 without a token, 403 to a
+wrong one.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 from datetime import UTC, datetime
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -35,10 +39,14 @@ TERMINAL = {"STOPPED", "SUCCEEDED", "FAILED"}
 STATUS_LOG = "ray-job-message.log"
 ADVICE: dict[int | str, str] = {
     401: "the bot's token is expired or wrong",
-    403: "the bot's token is not allowed to read jobs",
+    403: "the token in token_env is not this cluster's (Ray refuses a wrong token with 403)",
     "timeout": "the head node is slow or overloaded.",
     "unreachable": "is the head node up, and is the dashboard port 8265 reachable from the bot?",
 }
+# a dashboard with token authentication (RAY_AUTH_MODE=token) answers 401 to a request that carries no token
+NO_TOKEN_401 = "the dashboard wants a token: name the environment variable that holds it in token_env"
+# the status message of a failed entrypoint: this clause, then the log's tail (which is in the driver log too)
+LOG_TAIL_CLAUSE = ", last available logs"
 
 
 def _ms(value) -> datetime | None:
@@ -58,18 +66,21 @@ def job_facts(job_id: str, info: dict) -> tuple[JobFacts, list[str]]:
         facts.exit_code = str(info["driver_exit_code"])
     message = str(info.get("message") or "").strip()
     first = message.splitlines()[0].strip() if message else ""
-    if info.get("error_type"):
-        facts.reason = str(info["error_type"]) + (f": {first[:200]}" if first else "")
+    first = first.split(LOG_TAIL_CLAUSE, 1)[0]
+    error_type = str(info.get("error_type") or "")
+    if error_type and error_type != "JOB_ENTRYPOINT_COMMAND_ERROR":  # that one only repeats the message
+        facts.reason = error_type + (f": {first[:200]}" if first else "")
     elif status in ("FAILED", "STOPPED") and first:
         facts.reason = first[:200]
     if info.get("entrypoint"):
         notes.append(f"entrypoint: {str(info['entrypoint'])[:500]}")
-    if first and status not in ("FAILED", "STOPPED"):
+    if status == "RUNNING":
+        notes.append("the job is still running: its log was read as it stands")
+    elif first and status not in ("FAILED", "STOPPED"):
         notes.append(f"Ray: {first[:300]}")
-    driver = info.get("driver_info") or {}
-    node = driver.get("node_ip_address") or info.get("driver_node_id")
+    node = _driver_node(info)
     if node:
-        facts.nodes = [str(node)]
+        facts.nodes = [node]
     start, end = _ms(info.get("start_time")), _ms(info.get("end_time"))
     facts.start, facts.end = utc_iso(start), utc_iso(end)
     if start:
@@ -77,6 +88,23 @@ def job_facts(job_id: str, info: dict) -> tuple[JobFacts, list[str]]:
     if info.get("user"):
         facts.user = str(info["user"])
     return facts, notes
+
+
+def _driver_node(info: dict) -> str | None:
+    """The driver's node: its IP when Ray knows one (a driver that never called ray.init has no driver_info,
+    but the agent that ran it has an address), else Ray's node id."""
+    driver = info.get("driver_info") or {}
+    if driver.get("node_ip_address"):
+        return str(driver["node_ip_address"])
+    agent = info.get("driver_agent_http_address")
+    if isinstance(agent, str) and agent:
+        try:
+            host = urlsplit(agent).hostname
+        except ValueError:
+            host = None
+        if host:
+            return host
+    return str(info["driver_node_id"]) if info.get("driver_node_id") else None
 
 
 def _token(cluster: RayCluster, name: str) -> str | None:
@@ -101,7 +129,7 @@ def fetch_ray(ref: JobRef, cluster: RayCluster, budget: Budget, http: httpx.Clie
         service="the Ray dashboard",
         cluster=ref.cluster,
         headers=bearer(token),
-        advice=ADVICE,
+        advice=ADVICE if token else {**ADVICE, 401: NO_TOKEN_401},
     )
     try:
         return _fetch(api, ref, budget)
