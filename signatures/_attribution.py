@@ -578,9 +578,9 @@ def _first_sign(
 ) -> Event | None:
     """When every rank failed the same way: the one rank whose earlier lines of the same class (a count rule's
     first match that never reached its threshold, like one non-finite loss) came before the failure, while the
-    other ranks logged their own training progress without it (when only one rank logs, its sign is the job's)."""
-    if any(view.ranks.get(r) is None or view.ranks[r].progress is None for r in ranks):
-        return None
+    other ranks logged their own training progress without it (when only one rank logs, its sign is the job's;
+    a sign from a rank that does not log its progress is that rank's own warning)."""
+    logging = {r for r in ranks if view.ranks.get(r) is not None and view.ranks[r].progress is not None}
     signs = [
         e
         for (sid, rank), e in precursors.items()
@@ -592,7 +592,12 @@ def _first_sign(
     if not firsts:
         return None
     if len(firsts) == 1:
-        return next(iter(firsts.values()))
+        (only,) = firsts.values()
+        if logging != set(ranks) and only.rank in logging:  # the rank that logs for the job: the job's sign
+            return None
+        return only
+    if logging != set(ranks):
+        return None
     # several ranks showed it: the one that showed it clearly before every other (the order of their lines)
     for first in firsts.values():
         if all(_plainly_before(first, other) for other in firsts.values() if other is not first):

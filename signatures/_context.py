@@ -95,6 +95,8 @@ def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | N
         found = _RANK_PATTERNS[3].search(head)
         if found is None and "rank" in head:
             found = _RANK_PATTERNS[4].search(head)
+        if found is None and '"' in head:
+            found = _RANK_PATTERNS[6].search(head)
     if found is None and "[r" in head:
         found = _RANK_PATTERNS[5].search(head)
     if found is None and (head[:1].isspace() or head[:1].isdigit()):

@@ -30,6 +30,8 @@ _RANK_PATTERNS = [
     re.compile(r"(?<![\w-])rank(?P<rank>\d{1,6})(?=[:\s|\]-])"),
     # "[r2] ..." at the start of a line (after an srun label)
     re.compile(r"^(?:\s{0,3}\d{1,6}: )?\[r(?P<rank>\d{1,4})\] "),
+    # a JSON-lines logger's field: {"ts": ..., "rank": 3, ...} (last: _context.prefix_spans indexes the others)
+    re.compile(r"\"(?:global_)?rank\"\s*:\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
 ]
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")

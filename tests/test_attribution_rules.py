@@ -518,3 +518,35 @@ def test_a_handled_error_before_training_went_on_with_a_loss_the_rule_does_not_f
     from signatures import diagnose
 
     assert diagnose([str(R10 / "022_healthy_late_node")], matcher=matcher).outcome == "healthy"
+
+
+# ---- after blind runs_r11 -----------------------------------------------------------------------------------
+
+R11 = CORPUS / "blind_r11" / "runs"
+
+
+def test_a_non_finite_loss_warned_by_a_rank_that_does_not_log_progress_is_its_first_sign(matcher):
+    """Rank 0 logs the job's progress (JSON lines with "rank": 0); rank 1 alone warns "non-finite local loss"
+    before clip_grad_norm_ fails on all four ranks (runs_r11 006): rank 1, though it never logs progress."""
+    from signatures import diagnose
+
+    top = diagnose([str(R11 / "006_masked_loss_nan_clip")], matcher=matcher).top
+    assert top is not None and top.attribution is not None
+    assert (top.class_, top.initiating_rank, top.attribution.rule) == ("nan_inf_loss", 1, "first_sign")
+
+
+def test_json_lines_name_their_rank():
+    from signatures._context import rank_and_host
+    from signatures._lines import parse_prefix
+
+    line = '{"ts": "2026-12-03T18:27:28.169Z", "level": "WARNING", "rank": 1, "msg": "non-finite local loss"}'
+    assert parse_prefix(line).rank == 1 and rank_and_host(line)[0] == 1
+    assert parse_prefix('{"msg": "ranked", "ranks": 4}').rank is None
+
+
+def test_a_full_state_dict_loaded_into_an_fsdp2_model_is_fsdps_not_a_size_mismatch(matcher):
+    """Equal shapes, "got mixed torch.Tensor and DTensor" / "placement changes are not supported" (runs_r11 008)."""
+    from signatures import diagnose
+
+    top = diagnose([str(R11 / "008_fsdp2_full_sd_load")], matcher=matcher).top
+    assert top is not None and (top.signature, top.class_) == ("fsdp.dtensor_mixed_with_tensor", "fsdp_error")
