@@ -19,8 +19,7 @@ from bot.blockkit import (
     clip,
 )
 from bot.redact import redact, redact_blocks
-from signatures import Diagnosis, Report, collateral_line, render_text
-from signatures._report import considered_line
+from signatures import Diagnosis, Report, collateral_line, considered_line, render_text
 
 SEVERITY_EMOJI = {
     "critical": ":red_circle:",
@@ -238,6 +237,7 @@ def _diagnosis(report: Report, d: Diagnosis, state: MessageState) -> tuple[str, 
         if len(excerpt) >= EVIDENCE_LINES * 2:
             break
     blocks.append(_section("*Evidence*\n" + _code([clip(line, 400) for line in excerpt])))
+    blocks += _baseline(report)
     blocks.append(_section(f"*Fix*\n{d.fix}"))
     blocks += _checklist(d.checklist, state)
     blocks.append(_section(f"*Verify*\n`{d.verify}`"))
@@ -250,6 +250,22 @@ def _diagnosis(report: Report, d: Diagnosis, state: MessageState) -> tuple[str, 
     rank = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
     text = f"{d.title}{rank}: {d.summary}"
     return text, blocks
+
+
+def _baseline(report: Report) -> list[dict]:
+    """A section with the first lines this run printed that its good run never did (`--baseline`, or a
+    Slurm job's last COMPLETED run), or none."""
+    diff = report.baseline
+    if diff is None or not diff.new:
+        return []
+    good = ", ".join(diff.good[:2]) + (f" and {len(diff.good) - 2} more" if len(diff.good) > 2 else "")
+    lines = [
+        f"[{'rank ' + str(n.rank) if n.rank is not None else 'no rank'}] "
+        f"{n.source.rsplit('/', 1)[-1]}:{n.line}  {clip(n.text, 300)}"
+        for n in diff.new[:6]
+    ]
+    head = f"*New since the good run* ({clip(good, 200)}): {diff.new_total} message(s) it never printed; first:"
+    return [_section(head + "\n" + _code(lines))]
 
 
 def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]:
@@ -265,6 +281,7 @@ def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]
     )
     blocks = [
         {"type": "header", "text": {"type": "plain_text", "text": "Unrecognised failure", "emoji": True}},
+        *_baseline(report),  # what this run printed that its last good run never did leads, when it is known
         _section(f"No signature explains these errors. The first error-like lines of each rank:{guess}"),
         _section(_code(lines)),
         _buttons(state, diagnosed=False),

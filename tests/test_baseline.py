@@ -103,3 +103,32 @@ def test_the_cli_takes_a_baseline(tmp_path):
     assert missing.returncode == 2 and b"--baseline" in missing.stderr and b"nope.log" in missing.stderr
     piped = run_denpex("diagnose", "--baseline", good, "-", stdin=(PAIRS / "bad.log").read_bytes())
     assert piped.returncode == 2 and b"stdin" in piped.stderr
+
+
+def test_the_slack_answer_shows_it_after_the_evidence_and_first_when_nothing_explains_the_failure(tmp_path):
+    from fake_slack.blockkit import validate_blocks
+
+    from bot.blockkit import problems
+    from bot.render import MessageState, diagnosis_message
+
+    bad = [str(PAIRS / "bad.log")]
+    report = compare_with_baseline(diagnose(bad), [str(PAIRS / "good.log")], bad)
+    assert report.top is not None and report.baseline is not None
+    _, blocks = diagnosis_message(report, MessageState(1, "bad.log"))
+    texts = [b.get("text", {}).get("text", "") for b in blocks]
+    shown = next(i for i, t in enumerate(texts) if t.startswith("*New since the good run*"))
+    assert shown > next(i for i, t in enumerate(texts) if t.startswith("*Evidence*"))
+    assert report.baseline.new[0].text[:40] in texts[shown]
+    assert problems(blocks) == [] and validate_blocks(blocks) == []
+
+    log = tmp_path / "odd.log"  # an error no signature knows, next to the good run's lines
+    log.write_text(
+        (PAIRS / "good.log").read_text() + "ERROR quota-service: write refused for bucket team-ckpt (code 17)\n"
+    )
+    report = compare_with_baseline(diagnose([str(log)]), [str(PAIRS / "good.log")], [str(log)])
+    assert report.outcome == "unrecognised"
+    _, blocks = diagnosis_message(report, MessageState(2, "odd.log"))
+    assert (
+        blocks[1]["text"]["text"].startswith("*New since the good run*")
+        and "quota-service" in blocks[1]["text"]["text"]
+    )
