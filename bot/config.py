@@ -205,6 +205,8 @@ class KubernetesCluster(_Optional):
     ca_file: str | None = None
     verify_tls: bool = True
     namespace: str = "default"
+    # a failed job is compared with the last completed job of the same kind and workload labels
+    baseline: bool = True
 
 
 class RayCluster(_Optional):

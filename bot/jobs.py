@@ -50,7 +50,7 @@ def with_baseline(
     be read (a note says why)."""
     if report.outcome == "healthy":
         return report
-    good_ref = previous_good_run(ref, config, fetched.facts, runner=runner)
+    good_ref = previous_good_run(ref, config, fetched.facts, runner=runner, http=http)
     if good_ref is None:
         return report
     budget = budget or signatures.Budget()

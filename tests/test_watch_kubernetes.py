@@ -56,8 +56,8 @@ class GrowingApi(FakeApi):
         if path in self.lists:
             self.requests.append(request)
             items = self.lists[path]
-            if "labelSelector" in q:
-                key, _, value = q["labelSelector"].partition("=")
+            for term in q["labelSelector"].split(",") if "labelSelector" in q else ():
+                key, _, value = term.partition("=")
                 items = [o for o in items if o["metadata"].get("labels", {}).get(key) == value]
             return httpx.Response(200, json={"kind": "List", "apiVersion": "v1", "metadata": {}, "items": items})
         if path.endswith("/log") and q.get("timestamps") == "true":
@@ -494,3 +494,64 @@ def test_denpex_watch_job_follows_a_kubernetes_job_through_the_api_and_exits_1_o
     assert said[0]["rank"] == 1 and said[0]["facts"]["class"] == "cuda_oom"
     assert "ended Failed" in said[1]["message"] and "on rank 1" in said[1]["message"]
     assert all(r.headers.get("authorization") == "Bearer t0ken" for r in api.requests)
+
+
+def test_a_failed_pytorchjob_is_compared_with_the_last_completed_one_of_the_same_workload():
+    """`llama-1203` failed; `llama-1202` (same workload labels) completed before it was created, `llama-1204`
+    after, `other` has other labels: the baseline is llama-1202's logs."""
+    from bot.jobs import with_baseline
+
+    labels = {"app": "llama-pretrain", "team": "llm"}
+
+    def job(name, state, created, ended=None, extra=None):
+        conditions = [{"type": state, "status": "True", "lastTransitionTime": ended or created}]
+        return {
+            "apiVersion": "kubeflow.org/v1",
+            "kind": "PyTorchJob",
+            "metadata": {
+                "name": name,
+                "namespace": NS,
+                "creationTimestamp": created,
+                "labels": {**labels, **(extra or {})},
+            },
+            "status": {"conditions": conditions, "startTime": created},
+        }
+
+    failed = "llama-1203"
+    pods = [
+        make_pod(f"{failed}-master-0", kubeflow_labels(failed, "Master", 0), env=[{"name": "RANK", "value": "0"}]),
+    ]
+    good_pods = [
+        make_pod(
+            "llama-1202-master-0", kubeflow_labels("llama-1202", "Master", 0), env=[{"name": "RANK", "value": "0"}]
+        )
+    ]
+    listing = [
+        job("llama-1202", "Succeeded", "2026-12-02T09:00:00Z", "2026-12-02T11:00:00Z"),
+        job("llama-1201", "Succeeded", "2026-12-01T09:00:00Z", "2026-12-01T11:00:00Z"),
+        job("llama-1204", "Succeeded", "2026-12-03T12:00:00Z", "2026-12-03T13:00:00Z"),
+        job("other-1202", "Succeeded", "2026-12-02T09:00:00Z", "2026-12-02T11:00:00Z", {"app": "bert"}),
+        job(failed, "Failed", "2026-12-03T09:00:00Z", "2026-12-03T10:00:00Z"),
+    ]
+    api = GrowingApi(
+        pods + good_pods,
+        objects={f"/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs/{o['metadata']['name']}": o for o in listing},
+        lists={f"/apis/kubeflow.org/v1/namespaces/{NS}/pytorchjobs": listing},
+    )
+    steps_log = "".join(f"[rank0]: step {s} | loss 2.0\n" for s in range(1, 30)).encode()
+    api.logs[(f"{failed}-master-0", "pytorch", False)] = steps_log + b"ERROR feature-store: lease lost for shard 7\n"
+    api.logs[("llama-1202-master-0", "pytorch", False)] = steps_log + b"training finished\n"
+    cfg = config()
+    ref = parse_job_ref(f"k8s/{NS}/{failed}", cfg)
+    fetched = fetch_job(ref, cfg, http=api.client())
+    try:
+        from bot.jobs import job_report
+
+        report = with_baseline(job_report(ref, fetched), ref, fetched, cfg, http=api.client())
+    finally:
+        fetched.cleanup()
+    assert report.baseline is not None, report.notes
+    assert all(name.startswith(f"job {NS}/llama-1202: ") for name in report.baseline.good)
+    assert [n.text for n in report.baseline.new] == ["ERROR feature-store: lease lost for shard 7"]
+    listed = [r for r in api.requests if r.url.path.endswith("/pytorchjobs")]
+    assert listed and listed[0].url.params["labelSelector"] == "app=llama-pretrain,team=llm"

@@ -170,16 +170,23 @@ def ended_jobs(
     return slurm_ended(cluster, states, runner=runner, timeout=cluster.timeout_seconds)
 
 
-def previous_good_run(ref: JobRef, config: Config, facts: JobFacts, *, runner=None) -> JobRef | None:
-    """An earlier successful run of the same job (Slurm: the same name and user, COMPLETED, ended before this one
-    started), to compare the failed run with; None when there is none or the scheduler cannot say (Kubernetes
-    and Ray: not looked for)."""
+def previous_good_run(ref: JobRef, config: Config, facts: JobFacts, *, runner=None, http=None) -> JobRef | None:
+    """An earlier successful run of the same job, to compare the failed run with: Slurm, the same name and user,
+    COMPLETED, ended before this one started; Kubernetes, the same kind of job with the same workload labels,
+    completed before this one was created. None when there is none or the scheduler cannot say (Ray: a job has
+    no "previous run")."""
     cluster = config.clusters[ref.cluster]
-    if not isinstance(cluster, SlurmCluster) or not cluster.baseline:
+    if not getattr(cluster, "baseline", False):
         return None
-    from bot.fetch.slurm import previous_good
-
     try:
+        if isinstance(cluster, KubernetesCluster):
+            from bot.fetch.kubernetes.follow import previous_good_kubernetes
+
+            return previous_good_kubernetes(ref, cluster, http=http)
+        if not isinstance(cluster, SlurmCluster):
+            return None
+        from bot.fetch.slurm import previous_good
+
         job_id = previous_good(cluster, facts, runner=runner, timeout=min(30.0, cluster.timeout_seconds))
     except FetchError:
         return None

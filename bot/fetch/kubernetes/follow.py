@@ -242,3 +242,61 @@ def job_state(obj: dict) -> tuple[str | None, float | None]:
     if (isinstance(active, int) and active > 0) or any(c.get("type") == "Running" for c in true):
         return "RUNNING", None
     return None, None
+
+
+# ---- the last good run of a job, for a baseline ----------------------------------------------------------------
+
+# labels that name one job object rather than the workload: left out of "the same labels"
+PER_JOB_LABELS = (
+    "controller-uid",
+    "batch.kubernetes.io/controller-uid",
+    "job-name",
+    "batch.kubernetes.io/job-name",
+    "training.kubeflow.org/job-name",
+    "pytorch-job-name",
+    "jobset.sigs.k8s.io/jobset-name",
+    "jobset.sigs.k8s.io/jobset-uid",
+)
+
+
+def previous_good_kubernetes(
+    ref: JobRef, cluster: KubernetesCluster, *, http: httpx.Client | None = None
+) -> JobRef | None:
+    """The latest job of the same kind with the same labels (those that name the workload, not this one object)
+    that completed before this one was created: a Job, PyTorchJob or JobSet launched again under a new name."""
+    ns, name = _split(ref, cluster)
+    api, client = _api(ref.cluster, cluster, ns, http)
+    try:
+        _pods, _selector, owner_ref = find_pods(api, ns, name)
+        owner = get_owner(api, ns, name, owner_ref, [])
+        if owner is None or owner_ref is None:
+            return None
+        meta = owner.get("metadata") or {}
+        labels = {k: v for k, v in (meta.get("labels") or {}).items() if k not in PER_JOB_LABELS}
+        created = parse_time(meta.get("creationTimestamp"))
+        if not labels or created is None:
+            return None
+        group, version, plural = owner_ref
+        selector = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+        found = []
+        for obj in _list(api, f"/apis/{group}/{version}/namespaces/{quote(ns)}/{plural}", selector, plural, "Job"):
+            other = obj.get("metadata") or {}
+            state, _ = job_state(obj)
+            ended = _completed_at(obj)
+            if other.get("name") != name and state == "COMPLETED" and ended is not None and ended <= created:
+                found.append((ended, other["name"]))
+        if not found:
+            return None
+        good = max(found)[1]
+        return JobRef(ref.cluster, ref.kind, f"{ns}/{good}", f"{ref.cluster}/{ns}/{good}")
+    finally:
+        if http is None:
+            client.close()
+
+
+def _completed_at(obj: dict):
+    status = obj.get("status") or {}
+    for c in status.get("conditions") or []:
+        if c.get("type") in ENDED and str(c.get("status")) == "True":
+            return parse_time(c.get("lastTransitionTime")) or parse_time(status.get("completionTime"))
+    return parse_time(status.get("completionTime"))
