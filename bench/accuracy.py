@@ -38,6 +38,7 @@ SETS = {
     "runs_r9": ROOT / "tests" / "corpus" / "blind_r9",  # and more, after the runs_r8 fixes
     "runs_r10": ROOT / "tests" / "corpus" / "blind_r10",  # and more, after the runs_r9 fixes
     "runs_r11": ROOT / "tests" / "corpus" / "blind_r11",  # and more, after the runs_r10 fixes
+    "runs_r12": ROOT / "tests" / "corpus" / "blind_r12",  # and more, after the runs_r11 fixes
 }
 
 
