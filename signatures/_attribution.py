@@ -46,7 +46,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `pending_on_one_rank`: a save that one rank writes for the job (a plain torch.save on rank 0: signatures
   tagged `one-writer`; not a DCP, Megatron or DeepSpeed save, where every rank writes) was started by one
   rank only and never completed, in a job of several ranks: that rank (medium).
-- `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous).
+- `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous; a rendezvous that
+  waited for a rank, or an agent that lost the store, after another rank failed on its own is that failure's
+  knock-on).
 - `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
 """
 
@@ -248,13 +250,20 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
 
 SIGN_SLACK = 5.0  # seconds a first sign may follow an untimed failure's last stamp and still come before it
 _WAITED = re.compile(r"waiting for clients|clients joined|(?:timed out|timeout).{0,40}(?:rendezvous|store)", re.I)
+# an agent that lost the rendezvous store (hosted by another node's agent, gone with its failed worker)
+_STORE_GONE = re.compile(
+    r"failed to shutdown the rendezvous|Connection was likely closed|remote server shutdown or crash"
+    r"|connection to the C10d store has failed"
+)
 _WAITED_SECONDS = re.compile(r"after (\d+(?:\.\d+)?) ?s(?:econds)?\b")
 
 
 def _waited_for(e: Event, sigs: dict[str, Signature], others: list[Event]) -> bool:
     """A rendezvous that timed out waiting for clients, while another rank failed on its own before it would have
-    joined (its error not shown to come after the wait ended): the wait is that failure's knock-on."""
-    if sigs[e.sig_id].cls != "rendezvous_failure" or not _WAITED.search(e.text):
+    joined (its error not shown to come after the wait ended): the wait is that failure's knock-on. So is an
+    agent that lost the rendezvous store (or failed to shut the rendezvous down) after another rank failed: the
+    store went with that rank's node."""
+    if sigs[e.sig_id].cls != "rendezvous_failure" or not (_WAITED.search(e.text) or _STORE_GONE.search(e.text)):
         return False
     waited = _WAITED_SECONDS.search(e.text)
     slack = float(waited.group(1)) if waited else SIGN_SLACK  # its time is the last stamp above it, before the wait
@@ -287,7 +296,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
     teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher)]
-    teardown += [e for e in roots if e not in teardown and _waited_for(e, sigs, explicit)]
+    failed = explicit + [w for w in launcher if failed_on_its_own(w)]  # a launcher's record of a rank that failed
+    teardown += [e for e in roots if e not in teardown and _waited_for(e, sigs, failed)]
     roots = [e for e in roots if e not in teardown]
     launcher += teardown
     explicit = [e for e in explicit if e not in teardown]

@@ -573,3 +573,12 @@ def test_runs_r12_failures_named_by_their_own_signatures(matcher, run, signature
 
     top = diagnose([str(R12 / run)], matcher=matcher).top
     assert top is not None and (top.signature, top.class_, top.initiating_rank) == (signature, cls, rank)
+
+
+def test_an_agent_that_lost_the_store_after_a_rank_failed_on_its_own_is_its_knock_on(matcher):
+    """Two torchrun agents: rank 0's FileNotFoundError ends node 0's agent, which hosted the rendezvous store;
+    node 1's agent then fails to shut the rendezvous down (runs_r12 005): rank 0's failure, not a rendezvous."""
+    from signatures import diagnose
+
+    top = diagnose([str(R12 / "005_eval_split_missing")], matcher=matcher).top
+    assert top is not None and top.initiating_rank == 0 and top.class_ != "rendezvous_failure"
