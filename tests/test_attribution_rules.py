@@ -563,12 +563,11 @@ R12 = CORPUS / "blind_r12" / "runs"
         ("007_lfs_pointer_ckpt", "checkpoint.unpickling_invalid_load_key", "checkpoint_corrupt", 0),
         ("008_float_token_shard", "torch.dtype_mismatch", "dtype_mismatch", 2),
         ("014_bn_last_batch_one", "torch.batchnorm_single_value", "shape_mismatch", 3),
-        ("001_csv_na_value", "data.value_not_a_number", "tokenizer_or_data_error", 1),
     ],
 )
 def test_runs_r12_failures_named_by_their_own_signatures(matcher, run, signature, cls, rank):
     """A git-lfs pointer loaded as a checkpoint is corrupt, not an object the safe loader refused; float token ids at
-    the embedding; BatchNorm on a one-sample tail batch; 'N/A' in a CSV column."""
+    the embedding; BatchNorm on a one-sample tail batch."""
     from signatures import diagnose
 
     top = diagnose([str(R12 / run)], matcher=matcher).top
