@@ -556,6 +556,10 @@ def watch_started(cluster: str, job: str, user: str, state: str, interval: float
     )
 
 
+def watch_starting(cluster: str, job: str) -> str:
+    return f"`{cluster}/{job}` is being set up for watching right now; ask again in a moment to stop it."
+
+
 def watch_already(cluster: str, job: str) -> str:
     return f"`{cluster}/{job}` is already being watched in this channel (see `/denpex status`)."
 

@@ -857,6 +857,16 @@ class Store:
             )
         return rows[0] if rows else None
 
+    def starting_watch(self, cluster: str, job: str, channel: str) -> bool:
+        """Whether a watch of this job in this channel is being started (its confirmation being posted)."""
+        with self._read_lock:
+            return bool(
+                self.reader.execute(
+                    "SELECT 1 FROM watches WHERE cluster = ? AND job = ? AND channel = ? AND status = 'starting'",
+                    [cluster, job, channel],
+                ).fetchone()
+            )
+
     def watches_in(self, channel: str) -> list[dict]:
         """The channel's watches that are still watching, oldest first."""
         with self._read_lock:

@@ -406,3 +406,25 @@ def test_watch_running_watches_each_running_job_in_scope_silently_until_it_has_s
     closing = posted[2:]
     assert len(closing) == 1 and "Stopped watching" in closing[0][2] and closing[0][1] == first_ts  # 8: silent
     assert store.watches_in("C123") == []
+
+
+def test_unwatch_while_the_confirmation_is_being_posted_waits_for_it_and_stops_the_watch(setup):
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    ref = parse_job_ref("42", CONFIG)
+    posting = threading.Event()
+
+    def slow_post(text: str) -> str:
+        posting.set()
+        time.sleep(0.5)  # Slack takes its time: the unwatch arrives meanwhile
+        return "111.222"
+
+    starter = threading.Thread(target=lambda: w.start(ref, "C1", "U1", slow_post))
+    starter.start()
+    assert posting.wait(5)
+    stopped: list[tuple[str, str]] = []
+    w2, _ = watches(db, clock, scheduler)
+    assert w2.stop(ref, "C1", "U2", lambda ts, text: stopped.append((ts, text))) == ""
+    starter.join(5)
+    assert stopped and stopped[0][0] == "111.222" and "stopped watching" in stopped[0][1]
+    assert store.watches_in("C1") == []

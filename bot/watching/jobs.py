@@ -67,7 +67,8 @@ KUBERNETES_STATES = {
 FAILURES_KEPT = 5  # a look that fails this many times in a row (not the scheduler: the watch itself) ends it
 LEASE_SECONDS = 120.0
 AUTO_WATCHER = "auto:"  # requested_by of the watches [[watch.auto]] starts (watch_running), before its key
-LOST_AFTER_POLLS = 10  # the scheduler no longer knows the job this many polls in a row: stop, and say so
+LOST_AFTER_POLLS = 10
+STARTING_WAIT = 10.0  # seconds an unwatch waits for a watch whose confirmation is being posted  # the scheduler no longer knows the job this many polls in a row: stop, and say so
 
 
 def state_of(facts: JobFacts) -> str:
@@ -139,6 +140,12 @@ class JobWatches:
 
     def stop(self, ref: JobRef, channel: str, user: str, post: Callable[[str, str], None]) -> str:
         watch = self.store.active_watch(ref.cluster, ref.job_id, channel)
+        deadline = time.monotonic() + STARTING_WAIT
+        while watch is None and self.store.starting_watch(ref.cluster, ref.job_id, channel):
+            if time.monotonic() > deadline:  # its confirmation is still being posted: say so rather than guess
+                return render.watch_starting(ref.cluster, ref.job_id)
+            time.sleep(0.1)  # asked to stop while its confirmation is being posted: it has a thread in a moment
+            watch = self.store.active_watch(ref.cluster, ref.job_id, channel)
         if watch is None or not self.store.stop_watch(watch["id"], user):
             return render.not_watched(ref.job_id)
         post(watch["thread_ts"], render.watch_stopped(ref.cluster, ref.job_id, user))
