@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 from slack_bolt import App, BoltRequest, BoltResponse
+from slack_sdk.errors import SlackApiError
 
 import signatures
 from bot.diagnose import Diagnoser
@@ -171,3 +172,14 @@ def build_app(
     app.metrics = metrics
     app.inbox = inbox
     return app
+
+
+def start_error(api_url: str, exc: Exception) -> str:
+    """What failed at start, where: Slack's auth.test at the API the bot was pointed at."""
+    where = api_url if "slack.com" not in api_url else "slack.com"
+    origin = "" if where == "slack.com" else " (DENPEX_SLACK_API_URL)"
+    if isinstance(exc, SlackApiError):  # Slack answered, and refused
+        said = f"Slack refused the token: {exc.response.get('error')}"
+    else:  # urllib's URLError carries the socket's error as its reason
+        said = str(getattr(exc, "reason", None) or exc)
+    return f"checking the bot token with auth.test on {where}{origin} failed: {said}"

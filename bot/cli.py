@@ -370,7 +370,7 @@ def cmd_hosts(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from bot.app import build_app
+    from bot.app import build_app, start_error
     from bot.logs import setup_logging
     from bot.server import StartError, serve_http, serve_socket_mode
     from bot.settings import SettingsError, load_settings
@@ -434,16 +434,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
             app.followups.stop()
             app.responder.close(settings.config.bot.shutdown_grace_seconds, app.client)
     return EXIT_OK
-
-
-def start_error(api_url: str, exc: Exception) -> str:
-    """What failed at start, where: Slack's auth.test at the API the bot was pointed at."""
-    where = api_url if "slack.com" not in api_url else "slack.com"
-    origin = "" if where == "slack.com" else " (DENPEX_SLACK_API_URL)"
-    reason = getattr(exc, "reason", None) or exc  # urllib's URLError carries the socket's error as its reason
-    error = getattr(getattr(exc, "response", None), "get", lambda _k: None)("error")  # a refusal from Slack
-    said = f"Slack refused the token: {error}" if error else f"{reason}"
-    return f"checking the bot token with auth.test on {where}{origin} failed: {said}"
 
 
 def build_parser() -> argparse.ArgumentParser:

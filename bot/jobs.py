@@ -35,6 +35,21 @@ def job_report(
     return report.model_copy(update={"job": job})
 
 
+def fetched_report(
+    ref: JobRef,
+    config: Config,
+    matcher: signatures.Matcher | None = None,
+    fetch: Callable[[JobRef, Config], FetchResult] = fetch_job,
+) -> signatures.Report:
+    """Fetch a job's logs, diagnose them as one job, and let the fetched files go (FetchError when it cannot be
+    fetched): the whole job, for a watch's closing message or an unasked diagnosis."""
+    fetched = fetch(ref, config)
+    try:
+        return job_report(ref, fetched, matcher, budget=config.inputs.budget())
+    finally:
+        fetched.cleanup()
+
+
 def with_baseline(
     report: signatures.Report,
     ref: JobRef,

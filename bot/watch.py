@@ -150,8 +150,8 @@ def _follow_job(
     state: dict | None,
     follow: LogFollow | None,
 ) -> int:
-    from bot.fetch import FetchError, fetch_job, job_status
-    from bot.jobs import job_report
+    from bot.fetch import FetchError, job_status
+    from bot.jobs import fetched_report
     from bot.render import watch_closing
     from bot.watching.jobs import LOST_AFTER_POLLS, RUNNING, WAITING, state_of
 
@@ -180,11 +180,7 @@ def _follow_job(
                 report = None
                 if follow is not None:  # the whole job from the API: its spool holds only what was written since
                     try:
-                        fetched = fetch_job(ref, config)
-                        try:
-                            report = job_report(ref, fetched, matcher, budget=budget)
-                        finally:
-                            fetched.cleanup()
+                        report = fetched_report(ref, config, matcher)
                     except FetchError as exc:
                         print(f"denpex: {exc}", file=sys.stderr)
                 else:

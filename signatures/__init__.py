@@ -158,7 +158,7 @@ def diagnose_sources(
     scan.skipped += refused
     if not scan.sources and not dumps and scan.skipped:
         raise InputError("; ".join(scan.skipped))
-    findings, _ = attribute(scan, matcher.library)
+    findings, scan = attribute(scan, matcher.library)  # the scan as attribution read it (ranks recovered)
     recorder = _flight.analyze(dumps, scan.world_size) if dumps else None
     if recorder and findings:
         apply_flight_recorder(findings[0], recorder)

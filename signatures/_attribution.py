@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
 from ._library import Library
+from ._lines import TORCHRUN_ATTEMPT
 from ._ranks import (
     FATAL_EXITS,
     JobView,
@@ -185,9 +186,6 @@ def _is_fallback(sig: Signature) -> bool:
     return "fallback" in sig.tags
 
 
-_ATTEMPT = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/")
-
-
 class Survival:
     """Which ranks went on past which lines, worked out once per scan (asked about every event and line)."""
 
@@ -207,7 +205,7 @@ class Survival:
         self.finished_in: dict[str, set[int]] = {}
         attempts: dict[int, dict[str, bool]] = {}
         for name, index in self.index.items():
-            found = _ATTEMPT.search(name)
+            found = TORCHRUN_ATTEMPT.search(name)
             if found:
                 attempt, local, done = int(found.group(1)), found.group(2), index in finished_sources
                 locals_done = attempts.setdefault(attempt, {})
@@ -229,7 +227,7 @@ class Survival:
     def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
         """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
         past, since a later attempt of it finished (a console line naming no rank: the last attempt all did)."""
-        mine = _ATTEMPT.search(source)
+        mine = TORCHRUN_ATTEMPT.search(source)
         if mine is None:
             if rank is None:
                 return self.last_attempt_finished
@@ -273,8 +271,9 @@ def _waited_for(e: Event, sigs: dict[str, Signature], others: list[Event]) -> bo
     )
 
 
-def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[Event]]:
-    """Return the findings (initiating first) and the launcher (wrapper) events."""
+def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanResult]:
+    """Return the findings (initiating first) and the scan as attribution read it: its events refined, with the
+    ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
     events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
     scan = dataclasses.replace(scan, events=events)
@@ -319,7 +318,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
     elif not roots and exits:
         roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
     if not roots:
-        return [], launcher
+        return [], scan
 
     key = _time_key(roots)
     roots.sort(key=key)
@@ -349,7 +348,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], list[E
             rest = [e for e in roots if e.sig_id != findings[0].sig.id]
             findings[0].collateral += _group_collateral(rest, findings[0], sigs, key, scan.counts)
             del findings[1:]
-    return findings, launcher
+    return findings, scan
 
 
 def _finding(

@@ -66,7 +66,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import COMPLETION, PREFIX_CHARS, RAISE_LINE, parse_prefix, strip_ansi, year_of
+from ._lines import COMPLETION, PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, parse_prefix, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds
 from ._schema import Pattern, Signature
@@ -143,7 +143,6 @@ class Matcher:
         return scan.result()
 
 
-_ATTEMPT_DIR = re.compile(r"(?:^|/)attempt_\d+/\d+/")
 _SAYS_RANK = re.compile(r"(?i)\b(?:global_)?rank\s*[=:]\s*\d|\[rank\d")
 
 
@@ -281,7 +280,7 @@ class _Scan(BulkCounting, RuleKinds):
             if pre.time is not None and st.year is None:
                 st.year = year_of(pre.time)
         hint = st.source.rank_hint
-        if len(named) == 1 and named == said and hint not in named and _ATTEMPT_DIR.search(st.source.name):
+        if len(named) == 1 and named == said and hint not in named and TORCHRUN_ATTEMPT.search(st.source.name):
             # torchrun --log-dir's attempt_N/<local rank>/: a worker that says which (global) rank it is, and
             # only that one, is that rank (on a second node, local rank 0 is not rank 0)
             st.source.rank_hint = named.pop()

@@ -163,6 +163,9 @@ def host_from_path(name: str) -> str | None:
 # after any launcher prefix: it quotes the code, and no signature should read it as the error it raised
 RAISE_LINE = re.compile(rb"^(?:\s*\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)*\s{4,}raise\s")
 
+# torchrun --log-dir's per-worker directories: <log_dir>/<run_id>/attempt_<restart>/<local rank>/std{out,err}.log
+TORCHRUN_ATTEMPT = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/")
+
 # A line saying training finished, as the common stacks print it: the end of a run (`denpex watch`) and a rank
 # that went past its earlier errors (_engine.Matcher's look at each source's end). RE2 and Python syntax alike;
 # a case-insensitive part says so in its own (?i:...) group.

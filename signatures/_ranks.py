@@ -63,7 +63,7 @@ def global_ranks(events: list[Event]) -> list[Event]:
             e.rank is not None
             and (e.source_index, e.rank) in local
             and _LOCAL_PREFIX.match(e.text)
-            and "[rank" not in e.text[:PREFIX_CHARS]
+            and "[rank" not in e.text[:TEE_HEAD]
         ):  # torchrun's tee prefix "[default0]:" is the local rank; on the second node it is not the global one
             e = dataclasses.replace(e, rank=local[(e.source_index, e.rank)])
         out.append(e)
@@ -71,7 +71,7 @@ def global_ranks(events: list[Event]) -> list[Event]:
 
 
 _LOCAL_PREFIX = re.compile(r"^\[default\d{1,6}\]:")
-PREFIX_CHARS = 64
+TEE_HEAD = 64  # characters at a line's start where torchrun's "[defaultN]:" and PyTorch's "[rankN]:" stand
 
 
 SPAWN_SECTION = 200  # lines after mp.spawn's "-- Process N terminated with the following error:" that are N's

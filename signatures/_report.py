@@ -29,8 +29,7 @@ from ._models import (
     Stats,
     UnrecognisedHint,
 )
-from ._ranks import TEARDOWN_EXITS, RankState, build_view, global_ranks, spawned_ranks, task_file_ranks
-from ._refine import refine
+from ._ranks import TEARDOWN_EXITS, RankState, build_view
 from ._schema import Signature
 
 EVIDENCE_SAME_SIGNATURE = 5
@@ -224,16 +223,15 @@ def _timeline_mark(e: Event, kind: str, sig: Signature) -> TimelineMark:
 
 def build_timeline(findings: list[Finding], scan: ScanResult, sigs: dict[str, Signature]) -> Timeline | None:
     """Every rank's last progress, events and exit in time, for a diagnosis whose initiating event has a time
-    and in which at least two ranks reported something with a time; None otherwise."""
+    and in which at least two ranks reported something with a time; None otherwise. `scan` is the scan as
+    attribution read it (see attribute): its events refined and their ranks recovered."""
     if not findings or findings[0].event.eff_time is None:
         return None
     top = findings[0]
-    # the events as attribution reads them: refined, and with the ranks recovered from pids, mp.spawn's
-    # sections and per-task files
-    events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
+    events = scan.events
     if len({e.rank for e in events if e.rank is not None and e.eff_time is not None}) < 2:
         return None
-    view = build_view(dataclasses.replace(scan, events=events), sigs)
+    view = build_view(scan, sigs)
     initiator = (top.event.source_index, top.event.line, top.event.sig_id)
     # a rank picked from what its peers reported (silent, behind in sequence): the first report is a peer's
     own = top.initiating_rank is None or top.event.rank in (None, top.initiating_rank)

@@ -37,7 +37,7 @@ from bot.fetch import (
     parse_job_ref,
 )
 from bot.fetch.errors import InvalidJobId, NotConfigured, UnknownCluster, UnknownJob
-from bot.jobs import job_report
+from bot.jobs import fetched_report
 from bot.store import Store
 
 from .watcher import Watcher
@@ -244,14 +244,9 @@ class JobWatches:
         budget = self.config.inputs.budget()
         if ref.kind == "kubernetes":
             try:
-                fetched = self.fetch(ref, self.config)
+                return fetched_report(ref, self.config, self.matcher, self.fetch)
             except FetchError as exc:
                 log.warning("watch of %s: the closing fetch failed: %s", ref.raw, exc)
-            else:
-                try:
-                    return job_report(ref, fetched, self.matcher, budget=budget)
-                finally:
-                    fetched.cleanup()
         readable = [str(p) for p in paths if os.path.isfile(p)]
         return signatures.diagnose(readable, matcher=self.matcher, budget=budget) if readable else None
 
@@ -363,10 +358,6 @@ class AutoDiagnosis:
     def _diagnose(self, entry: AutoWatch, job_id: str) -> tuple[signatures.Report | None, str | None]:
         try:
             ref = parse_job_ref(f"{entry.cluster}/{job_id}", self.config)
-            fetched = self.fetch(ref, self.config)
+            return fetched_report(ref, self.config, self.matcher, self.fetch), None
         except FetchError as exc:
             return None, str(exc)
-        try:
-            return job_report(ref, fetched, self.matcher, budget=self.config.inputs.budget()), None
-        finally:
-            fetched.cleanup()
