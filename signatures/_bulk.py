@@ -58,7 +58,7 @@ class BulkCounting:
     shape_ids: dict[bytes, int]  # see _shape_ids
     id_shapes: list[bytes]
     window_ids: tuple[list[bytes] | None, list[int]]
-    window_hits: tuple[bytes | None, dict[_Lazy, bool]]  # see _anywhere
+    window_hits: tuple[bytes | None, dict[object, bool]]  # see _anywhere: regexes and literals -> found
     above_hits: dict[tuple, dict[tuple[int, ...], bool]]  # (regex, lines above) -> run of shape ids -> hit
 
     if TYPE_CHECKING:
@@ -198,10 +198,12 @@ class BulkCounting:
             after = next(compress(count(cut), map(is_not, plans[cut:], repeat(LINE_PATH))), len(plans))
             end, rest = at(cut), at(after)
             del shapes[cut:], plans[cut:]
-        keys = list(map(id, plans))
-        order = sorted(range(len(plans)), key=keys.__getitem__)
-        groups = {plans[idxs[0]]: idxs for idxs in (list(g) for _, g in groupby(order, key=keys.__getitem__))}
-        groups.pop(NO_LITERAL, None)
+        # the lines of each plan, in order: one pass in C per distinct plan (a flood has few)
+        groups = {
+            plan: list(compress(count(), map(is_, plans, repeat(plan))))
+            for plan in dict.fromkeys(plans)
+            if plan is not NO_LITERAL
+        }
         lines = raw.split(b"\n")
         if b"raise" in raw:  # a `raise` quoted in a traceback is skipped, as the line path skips it
             groups = {
@@ -298,8 +300,18 @@ class BulkCounting:
         known = self.window_hits[1]
         if regex not in known:
             literals = required(regex.source, regex.caseless)  # one of them in every match: a substring test first
-            known[regex] = (literals is None or any(lit in raw for lit in literals)) and regex.hit(raw)
+            known[regex] = (literals is None or any(map(self._in_window, literals))) and regex.hit(raw)
         return known[regex]
+
+    def _in_window(self, literal: bytes) -> bool:
+        """Whether `literal` is in the current window's text (window_hits' own), remembered: the regexes a window
+        asks _anywhere about share literals."""
+        raw, known = self.window_hits
+        assert raw is not None  # set by _anywhere before it asks
+        found = known.get(literal)
+        if found is None:
+            found = known[literal] = literal in raw
+        return found
 
     def _shape_ids(self, shapes: list[bytes]) -> list[int]:
         """Small numbers standing for `shapes` (a window's), the same for the same shape in every window: a run of

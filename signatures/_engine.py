@@ -198,7 +198,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
         self.id_shapes: list[bytes] = []
         self.window_ids: tuple[list[bytes] | None, list[int]] = (None, [])
-        self.window_hits: tuple[bytes | None, dict[_Lazy, bool]] = (None, {})
+        self.window_hits: tuple[bytes | None, dict[object, bool]] = (None, {})
         self.above_hits: dict[tuple, dict[tuple[int, ...], bool]] = {}
 
     # -- reading -------------------------------------------------------------
