@@ -7,7 +7,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import compress, count, groupby, islice, repeat
+from itertools import compress, count, islice, repeat
 from operator import and_, is_, is_not, itemgetter, not_, or_, sub
 from typing import TYPE_CHECKING, cast
 

@@ -155,6 +155,16 @@ def _decode(raw) -> str:
     return strip_ansi(raw.decode("utf-8", "replace")).rstrip("\r")
 
 
+def _text_and_rank(raw) -> tuple[str, int | None]:
+    """A line's text (as _decode) and the rank its prefix names: for most lines (ASCII, no escape codes) by
+    prefix_of's shapes, without a regex."""
+    raw = bytes(raw)
+    if raw.isascii() and b"\x1b" not in raw:
+        return raw.decode().rstrip("\r"), prefix_of(raw)[0]
+    text = strip_ansi(raw.decode("utf-8", "replace")).rstrip("\r")
+    return text, rank_and_host(text)[0]
+
+
 class _Row:
     """A line above an event, decoded once, with its rank; its time is parsed when asked for."""
 
@@ -162,9 +172,7 @@ class _Row:
 
     def __init__(self, number: int | None, raw):
         self.number = number
-        self.text = text = _decode(raw)
-        head = text[:PREFIX_CHARS]
-        self.rank = prefix_of(head.encode())[0] if head.isascii() else rank_and_host(head)[0]
+        self.text, self.rank = _text_and_rank(raw)
         self._time: float | None = None
         self._year: int | None | object = _UNSET  # the year _time was parsed with; _UNSET: not parsed yet
 
@@ -417,8 +425,7 @@ class Surroundings:
             if seen is None:
                 if len(self._below) >= ROWS_KEPT:  # the lines above this event's are not asked for again
                     self._below = {at: view for at, view in self._below.items() if at > le}
-                line = _decode(data[pos : min(end, pos + 400)])
-                seen = self._below[pos] = (line, rank_and_host(line)[0])
+                seen = self._below[pos] = _text_and_rank(data[pos : min(end, pos + 400)])
             line, other = seen
             pos = end + 1
             if rank is not None and other is not None and other != rank:

@@ -409,7 +409,8 @@ class _Scan(BulkCounting, RuleKinds):
                 if sig.id in fired:
                     continue
                 if cp.lines_before:
-                    target = "\n".join(st.context.lines_before(line_no, ls, cp.lines_before) + [text])
+                    # the few lines it joins, read directly: no rows decoded for a traceback that may never be asked
+                    target = "\n".join(st.context.lines_just_above(ls, cp.lines_before) + [text])
                     encoded = target.encode()
                     if not self._hit(cp.regex, encoded, encoded.translate(ZERO_DIGITS)):
                         continue

@@ -124,13 +124,18 @@ def test_time_is_none_beyond_the_lookback_and_lines_are_not_read_again(monkeypat
     from signatures import _context
 
     decoded = []
-    decode = _context._decode
+    decode, text_and_rank = _context._decode, _context._text_and_rank
 
     def recorded_decode(raw):
         decoded.append(raw)
         return decode(raw)
 
+    def recorded_text_and_rank(raw):
+        decoded.append(raw)
+        return text_and_rank(raw)
+
     monkeypatch.setattr(_context, "_decode", recorded_decode)
+    monkeypatch.setattr(_context, "_text_and_rank", recorded_text_and_rank)
     data = block(
         ["2026-11-30 12:00:00,000 INFO start"]
         + [f"line {i}" for i in range(100)]
