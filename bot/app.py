@@ -126,9 +126,8 @@ def build_app(
             hand_job(key, body)
 
     deliver = lambda outbox_id: followups.deliver(only=outbox_id)  # noqa: E731
-    # the logs of watched Kubernetes jobs, spooled next to the database (its directory is the bot's own)
-    spool = settings.db_path.resolve().parent / "denpex-spool"
-    watches = JobWatches(settings.config, store, matcher, deliver=deliver, answer=answer_job, spool=spool)
+    # the logs of watched Kubernetes jobs: DENPEX_SPOOL_DIR, else next to a SQLite file (its directory is the bot's)
+    watches = JobWatches(settings.config, store, matcher, deliver=deliver, answer=answer_job, spool=settings.spool_dir)
     auto = AutoDiagnosis(settings.config, store, matcher, deliver=deliver, answer=answer_job)
 
     def every_tick() -> None:

@@ -124,7 +124,9 @@ def health_state(app: DenpexApp, store: Store) -> dict:
         status["followups"] = f"behind: no tick for {since:.0f} s" if behind else "ok"
         status["ok"] = status["ok"] and not behind
         watches = getattr(app, "watches", None)
-        if watches is not None:  # a watch waits at most an interval and a tick; three of those is falling behind
+        # a watch waits at most an interval and a tick; three of those is falling behind (not asked of a database
+        # that is failing: it has said so already)
+        if watches is not None and problem is None:
             late = time.time() - 3 * (watches.interval + interval) - 5
             overdue = store.overdue_watches(late)
             app.metrics.watches_overdue.set(overdue)

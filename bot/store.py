@@ -1,14 +1,20 @@
-"""The bot's state in one SQLite file (WAL): requests, incidents, every button press, follow-ups, the outbox.
+"""The bot's state: requests, incidents, every button press, follow-ups, watches, the outbox. In one SQLite file
+(WAL) by default; in PostgreSQL when DENPEX_DB is a postgresql:// URL, for replicas that share the work
+(bot/store_pg.py: a connection pool shaped like the part of sqlite-utils this module uses).
 
-Schema changes are numbered migrations applied in order at start-up; the
-version is kept in `meta`. Every write commits before the caller announces it.
+Schema changes are numbered migrations applied in order at start-up, the same ones on both databases; the
+version is kept in `meta`, and a database newer than this code is refused. Every write commits before the
+caller announces it. Work that several processes may reach for at once (a request, an event, an incident's
+fingerprint, a due follow-up, a watch poll, an outbox row) is taken by a unique key or a row lock with a lease:
+`INSERT ... ON CONFLICT DO NOTHING`, and on PostgreSQL `SELECT ... FOR UPDATE SKIP LOCKED`.
 
-Two connections, so that nothing on Slack's 3-second path waits behind a slow write:
+On SQLite, two connections, so that nothing on Slack's 3-second path waits behind a slow write:
 reads use their own (in WAL mode readers never wait for the writer); writes go through
 one, one at a time, and a wait for the write lock longer than LOCK_WARN_SECONDS is
 logged with the operation that waited. The small writes made before an ack (a request
 accepted, an upload claimed) wait at most QUICK_BUSY_MS and otherwise raise StoreBusy,
-so the caller can ack first and write after.
+so the caller can ack first and write after. On PostgreSQL every thread borrows a pooled connection; the
+ack path's writes wait at most QUICK_BUSY_MS for a connection and for a row lock, with the same StoreBusy.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import socket
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,7 +50,11 @@ class StoreBusy(StoreError):
     """A write on the ack path could not get the lock in time: make it after the ack."""
 
 
-def describe(exc: sqlite3.Error) -> str:
+def describe(exc: Exception) -> str:
+    if not isinstance(exc, sqlite3.Error):
+        from bot import store_pg
+
+        return store_pg.describe(exc)  # type: ignore[arg-type]
     text = str(exc)
     if "full" in text:
         return "the database is full (no space left on its disk)"
@@ -304,6 +314,11 @@ def _v8(db: sqlite_utils.Database) -> None:
     )
 
 
+def _flag(*kinds: str) -> str:
+    """SQL: 1 for a feedback row of one of `kinds`, else 0."""
+    return "CASE WHEN kind IN ({}) THEN 1 ELSE 0 END".format(", ".join(f"'{k}'" for k in kinds))
+
+
 STARTING_STALE = 300.0  # seconds after which a watch still 'starting' (its process died posting) is cleared
 MIGRATIONS = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]  # index i migrates version i to i + 1
 CONFIRMATIONS = ("confirmed_checklist", "useful", "fix_gone")
@@ -323,15 +338,50 @@ class Incident:
     job: str | None = None
 
 
+MIGRATION_LOCK = 0x64656E706578  # PostgreSQL advisory lock: one replica migrates, the others wait for it
+HEALTH_PING_SECONDS = 2.0  # how long a PostgreSQL reachability check answers /healthz
+
+
 class Store:
+    """One interface, two databases: SQLite (a path) or PostgreSQL (a postgresql:// URL)."""
+
     def __init__(self, path: Path | str):
         self.path = str(path)
-        self._lock = threading.RLock()  # the main writer
-        self._read_lock = threading.Lock()
-        self.db = self._connect(30000)
-        self.reader = self._connect(5000)
         self.last_error: tuple[float, str] | None = None  # the newest failed write, until a write succeeds
+        self.postgres = self.path.startswith(("postgresql://", "postgres://"))
+        self.db: Any
+        self.reader: Any
+        if self.postgres:
+            from bot import store_pg
+
+            self.name = store_pg.masked(self.path)
+            self._errors: tuple[type[Exception], ...] = (store_pg.Error,)
+            try:
+                self.db = self.reader = store_pg.PgDatabase(self.path)
+            except store_pg.Error as exc:
+                raise StoreError(f"{self.name}: {describe(exc)}") from None
+            # a pool serves every thread: no lock of our own around writes or reads
+            self._lock: Any = nullcontext()
+            self._read_lock: Any = nullcontext()
+            self._skip_locked = " FOR UPDATE SKIP LOCKED"  # claims pass over rows another replica is claiming
+            self._for_update = " FOR UPDATE"  # a lease checked and released in one transaction, row locked
+            self._pinged: tuple[float, str | None] = (0.0, None)
+        else:
+            self.name = self.path
+            self._errors = (sqlite3.Error,)
+            self._lock = threading.RLock()  # the main writer
+            self._read_lock = threading.Lock()
+            self._skip_locked = self._for_update = ""  # BEGIN IMMEDIATE: one writer at a time already
+            self.db = self._connect(30000)
+            self.reader = self._connect(5000)
         self._migrate()
+
+    def close(self) -> None:
+        if self.postgres:
+            self.db.close()
+        else:
+            self.db.conn.close()
+            self.reader.conn.close()
 
     def _connect(self, busy_ms: int) -> sqlite_utils.Database:
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_ms / 1000)
@@ -353,12 +403,14 @@ class Store:
 
     def _migrate(self) -> None:
         with self._transaction("migrate"):
+            if self.postgres:  # replicas starting together: one migrates, the others then find it done
+                self.db.execute("SELECT pg_advisory_xact_lock(?)", [MIGRATION_LOCK])
             if "meta" not in self.db.table_names():
                 self.db.table("meta").create({"key": str, "value": str}, pk="key")
             version = self.schema_version
             if version > len(MIGRATIONS):
                 raise RuntimeError(
-                    f"{self.path}: schema version {version} is newer than this denpex "
+                    f"{self.name}: schema version {version} is newer than this denpex "
                     f"({len(MIGRATIONS)}); upgrade denpex"
                 )
             for step in MIGRATIONS[version:]:
@@ -367,10 +419,24 @@ class Store:
 
     @property
     def problem(self) -> str | None:
-        """What is wrong with the database now, in words (for /healthz), from the last write's outcome."""
-        return self.last_error[1] if self.last_error else None
+        """What is wrong with the database now, in words (for /healthz), from the last write's outcome; on
+        PostgreSQL also whether the server answers (checked at most every HEALTH_PING_SECONDS)."""
+        if self.last_error:
+            return self.last_error[1]
+        if not self.postgres:
+            return None
+        at, said = self._pinged
+        if time.monotonic() - at > HEALTH_PING_SECONDS:
+            try:
+                with self.db.pool.connection(timeout=1.0) as conn:
+                    conn.execute("SELECT 1")
+                said = None
+            except self._errors as exc:
+                said = describe(exc)
+            self._pinged = (time.monotonic(), said)
+        return said
 
-    def _failed(self, what: str, exc: sqlite3.Error) -> StoreError:
+    def _failed(self, what: str, exc: Exception) -> StoreError:
         reason = describe(exc)
         self.last_error = (time.time(), reason)
         log.error("%s: %s (%s)", what, reason, exc)
@@ -380,6 +446,10 @@ class Store:
     def _transaction(self, what: str):
         """One writer at a time across threads and processes; everything inside commits or nothing does.
         A database error becomes a StoreError naming the problem in words."""
+        if self.postgres:
+            with self._pg_transaction(what):
+                yield
+            return
         with self._lock:
             started = time.monotonic()
             try:
@@ -406,6 +476,18 @@ class Store:
             if self.db.conn.total_changes != changes:  # a write went through: the database has room again
                 self.last_error = None
 
+    @contextmanager
+    def _pg_transaction(self, what: str):
+        """PostgreSQL's transaction on a pooled connection; concurrent ones wait only for the rows they share."""
+        changes = self.db.total_changes
+        try:
+            with self.db.transaction():
+                yield
+        except self._errors as exc:
+            raise self._failed(what, exc) from None
+        if self.db.total_changes != changes:  # a write went through: the database has room again
+            self.last_error = None
+
     def _rollback(self) -> None:
         if self.db.conn.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
             self.db.execute("ROLLBACK")
@@ -413,6 +495,16 @@ class Store:
     def _quick_write(self, what: str, sql: str, args: list) -> int:
         """A one-statement write on the ack path: waits at most QUICK_BUSY_MS, for this process's writer and
         for another process's lock together, then gives up with StoreBusy. Returns the rowcount."""
+        if self.postgres:
+            from bot import store_pg
+
+            try:
+                with self.db.transaction(timeout=QUICK_BUSY_MS / 1000, lock_timeout_ms=QUICK_BUSY_MS):
+                    return self.db.execute(sql, args).rowcount
+            except store_pg.BUSY as exc:
+                raise StoreBusy(f"{what}: {describe(exc)}") from None
+            except store_pg.Error as exc:
+                raise self._failed(what, exc) from None
         if not self._lock.acquire(timeout=QUICK_BUSY_MS / 1000):
             raise StoreBusy(f"{what}: the database writer is busy")
         try:
@@ -512,15 +604,34 @@ class Store:
     def claim_stale_requests(self, owner: str, lease_s: float, limit: int = 20) -> list[dict]:
         """Take over accepted requests whose owner stopped renewing (or is gone from this host). Atomic."""
         at = time.time()
+
+        def stale(r: dict) -> bool:
+            return r["owner"] != owner and (r["lease_until"] is None or r["lease_until"] < at or owner_gone(r["owner"]))
+
         with self._transaction("claim_stale_requests"):
             rows = [
                 r
                 for r in self.db.query(
-                    "SELECT key, owner, lease_until FROM requests WHERE state = 'accepted' "
-                    "ORDER BY created_at LIMIT 200"
+                    "SELECT key, owner, lease_until FROM requests WHERE state = 'accepted' ORDER BY created_at LIMIT 200"
                 )
-                if r["owner"] != owner and (r["lease_until"] is None or r["lease_until"] < at or owner_gone(r["owner"]))
-            ][:limit]
+                if stale(r)
+            ]
+            if self.postgres:  # lock only the rows taken, each still stale once locked; pass over another's claims
+                locked: list[dict] = []
+                for r in rows:
+                    if len(locked) == limit:
+                        break
+                    locked += [
+                        again
+                        for again in self.db.query(
+                            "SELECT key, owner, lease_until FROM requests WHERE key = ? AND state = 'accepted'"
+                            + self._skip_locked,
+                            [r["key"]],
+                        )
+                        if stale(again)
+                    ]
+                rows = locked
+            rows = rows[:limit]
             for r in rows:
                 self.db.execute(
                     "UPDATE requests SET owner = ?, lease_until = ?, attempts = attempts + 1, "
@@ -560,7 +671,9 @@ class Store:
             if only is not None:
                 where += " AND id = ?"
                 args.append(only)
-            rows = list(self.db.query(f"SELECT * FROM outbox WHERE {where} ORDER BY id LIMIT 50", args))
+            rows = list(
+                self.db.query(f"SELECT * FROM outbox WHERE {where} ORDER BY id LIMIT 50{self._skip_locked}", args)
+            )
             for r in rows:
                 self.db.execute(
                     "UPDATE outbox SET owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
@@ -589,6 +702,9 @@ class Store:
         opened_by: str | None,
         job: str | None = None,
     ) -> int:
+        """Record the incident `report` shows in the message (channel, message_ts); its id. One incident per
+        fingerprint (the same job, the same content): when another process opened one for it since the caller
+        looked (find_incident), that one's id, and nothing is written."""
         top = report.top
         row = {
             "channel": channel,
@@ -607,6 +723,10 @@ class Store:
             "job": job,
         }
         with self._transaction("open_incident"):
+            if fingerprint:
+                held = self._incident_of(fingerprint)
+                if held is not None:
+                    return held  # another process opened it since this one looked (find_incident)
             incident_id = _insert(self.db, "incidents", row)
             if top is not None and top.host:
                 self.db.table("incident_hosts").insert(
@@ -628,6 +748,17 @@ class Store:
                 }
             )
         return incident_id
+
+    def _incident_of(self, fingerprint: str) -> int | None:
+        """Inside a transaction: the incident of `fingerprint`, the fingerprint held until the transaction ends (on
+        SQLite the write lock holds everything; on PostgreSQL an advisory lock on the fingerprint's hash)."""
+        if self.postgres:
+            self.db.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [fingerprint])
+        row = self.db.execute(
+            "SELECT id FROM incidents WHERE fingerprint = ? AND message_ts IS NOT NULL ORDER BY id LIMIT 1",
+            [fingerprint],
+        ).fetchone()
+        return row[0] if row else None
 
     def find_incident(self, fingerprint: str) -> Incident | None:
         """The incident already opened for the same job or the same content, if any."""
@@ -722,11 +853,13 @@ class Store:
             ).fetchone()[0]
 
     def claim_followup(self, followup_id: int, owner: str, at: float, lease_s: float) -> bool:
-        """Take the check for `lease_s` seconds. Atomic: of several processes, exactly one gets it."""
+        """Take the check for `lease_s` seconds. Atomic: of several processes, exactly one gets it (on PostgreSQL
+        the others pass over the row while it is being claimed instead of waiting for it)."""
         with self._lock:
             cur = self.db.execute(
-                "UPDATE followups SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ? AND "
-                "status = 'scheduled' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)",
+                "UPDATE followups SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = (SELECT id FROM "
+                "followups WHERE id = ? AND status = 'scheduled' AND next_at <= ? AND (lease_until IS NULL OR "
+                f"lease_until < ?){self._skip_locked})",
                 [owner, at + lease_s, now(), followup_id, at, at],
             )
             return cur.rowcount == 1
@@ -752,7 +885,8 @@ class Store:
         announced), or False when the lease was lost (another process took over): nothing was written."""
         with self._transaction("record_check"):
             fu = self.db.execute(
-                "SELECT incident_id, job, lease_owner, requested_by FROM followups WHERE id = ?", [followup_id]
+                "SELECT incident_id, job, lease_owner, requested_by FROM followups WHERE id = ?" + self._for_update,
+                [followup_id],
             ).fetchone()
             if fu is None or fu[2] != owner:
                 return False  # the lease was lost: nothing written
@@ -813,26 +947,19 @@ class Store:
                 [cluster, job, channel],
             ).fetchone():
                 return None
-            return _insert(
-                self.db,
-                "watches",
-                {
-                    "cluster": cluster,
-                    "job": job,
-                    "channel": channel,
-                    "thread_ts": thread_ts,
-                    "requested_by": user,
-                    "status": status,
-                    "outcome": None,
-                    "state": None,
-                    "polls": 0,
-                    "next_at": first_at,
-                    "lease_owner": None,
-                    "lease_until": None,
-                    "created_at": now(),
-                    "updated_at": now(),
-                },
-            )
+            # another process may have added it since the look above (PostgreSQL's read committed): the unique
+            # index on active watches decides, and the later one writes nothing
+            if not self.db.execute(
+                "INSERT INTO watches (cluster, job, channel, thread_ts, requested_by, status, polls, next_at, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [cluster, job, channel, thread_ts, user, status, first_at, now(), now()],
+            ).rowcount:
+                return None
+            return self.db.execute(
+                "SELECT id FROM watches WHERE cluster = ? AND job = ? AND channel = ? "
+                "AND status IN ('watching', 'starting')",
+                [cluster, job, channel],
+            ).fetchone()[0]
 
     def begin_watch(self, watch_id: int, thread_ts: str) -> None:
         """The confirmation of a 'starting' watch was posted: its alerts go to that thread from now on."""
@@ -905,8 +1032,9 @@ class Store:
         """Take the watch's next poll for `lease_s` seconds: of several processes, exactly one gets it."""
         with self._lock:
             cur = self.db.execute(
-                "UPDATE watches SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = ? AND "
-                "status = 'watching' AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)",
+                "UPDATE watches SET lease_owner = ?, lease_until = ?, updated_at = ? WHERE id = (SELECT id FROM "
+                "watches WHERE id = ? AND status = 'watching' AND next_at <= ? AND (lease_until IS NULL OR "
+                f"lease_until < ?){self._skip_locked})",
                 [owner, at + lease_s, now(), watch_id, at, at],
             )
             return cur.rowcount == 1
@@ -930,7 +1058,8 @@ class Store:
         Returns the outbox ids, or False when the lease was lost (another process took over; nothing written)."""
         with self._transaction("record_watch_poll"):
             row = self.db.execute(
-                "SELECT channel, thread_ts, lease_owner, status FROM watches WHERE id = ?", [watch_id]
+                "SELECT channel, thread_ts, lease_owner, status FROM watches WHERE id = ?" + self._for_update,
+                [watch_id],
             ).fetchone()
             if row is None or row[2] != owner:
                 return False
@@ -1114,16 +1243,20 @@ class Store:
         `rejections`)."""
         with self._read_lock:
             return list(
-                self.reader.query(
-                    "WITH per AS (SELECT incident_id, max(kind = 'fix_gone') AS gone, max(kind = 'rejected') AS no, "
-                    "max(kind IN ('useful', 'confirmed_checklist')) AS yes, sum(kind = 'useful') AS useful, "
-                    "sum(kind = 'confirmed_checklist') AS ticked, sum(kind = 'fix_gone') AS fixed, "
-                    "sum(kind = 'rejected') AS rejections FROM feedback GROUP BY incident_id) "
+                self.reader.query(  # in SQL both databases read alike: no boolean arithmetic, counts as integers
+                    "WITH per AS (SELECT incident_id, "
+                    f"max({_flag('fix_gone')}) AS gone, max({_flag('rejected')}) AS nay, "
+                    f"max({_flag('useful', 'confirmed_checklist')}) AS yea, sum({_flag('useful')}) AS useful, "
+                    f"sum({_flag('confirmed_checklist')}) AS ticked, sum({_flag('fix_gone')}) AS fixed, "
+                    f"sum({_flag('rejected')}) AS rejections FROM feedback GROUP BY incident_id) "
                     "SELECT i.signature, count(*) AS fired, "
-                    "coalesce(sum(p.gone OR (p.yes AND NOT p.no)), 0) AS confirmed, "
-                    "coalesce(sum(p.no AND NOT p.gone), 0) AS rejected, coalesce(sum(p.useful), 0) AS useful, "
-                    "coalesce(sum(p.ticked), 0) AS confirmed_checklist, coalesce(sum(p.fixed), 0) AS fix_gone, "
-                    "coalesce(sum(p.rejections), 0) AS rejections "
+                    "CAST(coalesce(sum(CASE WHEN p.gone = 1 OR (p.yea = 1 AND p.nay = 0) THEN 1 ELSE 0 END), 0) "
+                    "AS INTEGER) AS confirmed, "
+                    "CAST(coalesce(sum(CASE WHEN p.nay = 1 AND p.gone = 0 THEN 1 ELSE 0 END), 0) AS INTEGER) "
+                    "AS rejected, CAST(coalesce(sum(p.useful), 0) AS INTEGER) AS useful, "
+                    "CAST(coalesce(sum(p.ticked), 0) AS INTEGER) AS confirmed_checklist, "
+                    "CAST(coalesce(sum(p.fixed), 0) AS INTEGER) AS fix_gone, "
+                    "CAST(coalesce(sum(p.rejections), 0) AS INTEGER) AS rejections "
                     "FROM incidents i LEFT JOIN per p ON p.incident_id = i.id WHERE i.signature IS NOT NULL "
                     "GROUP BY i.signature ORDER BY i.signature"
                 )

@@ -70,11 +70,23 @@ def test_listeners_and_the_diagnosis_service_know_nothing_of_slack():
         assert not imports(path) & set(SLACK), f"{path.relative_to(ROOT)} imports Slack"
 
 
+STORE_MODULES = {"bot/store.py", "bot/store_pg.py"}  # the store, and PostgreSQL under it
+DATABASE_DRIVERS = {"sqlite3", "sqlite_utils", "psycopg", "psycopg_pool"}
+
+
 def test_only_the_store_touches_the_database():
     for path in modules("bot"):
-        if path.relative_to(ROOT).as_posix() == "bot/store.py":
+        if path.relative_to(ROOT).as_posix() in STORE_MODULES:
             continue
-        assert not imports(path) & {"sqlite3", "sqlite_utils"}, path.relative_to(ROOT)
+        assert not imports(path) & DATABASE_DRIVERS, path.relative_to(ROOT)
         assert not re.search(r"\bstore\.(db|reader)\b", path.read_text()), (
             f"{path.relative_to(ROOT)}: use a Store method"
         )
+
+
+def test_postgresql_stays_behind_the_store():
+    """Only bot/store.py imports bot/store_pg.py (lazily: SQLite users never load psycopg)."""
+    assert imports(ROOT / "bot" / "store_pg.py") & {"psycopg", "psycopg_pool"}
+    importers = {str(p.relative_to(ROOT)) for p in modules("bot") if "store_pg" in p.read_text()} - STORE_MODULES
+    assert importers == set()
+    assert not imports(ROOT / "bot" / "store.py") & {"psycopg", "psycopg_pool"}
