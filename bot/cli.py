@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Console
+
 import signatures
+from bot import terminal
 from bot.config import ConfigError, load_config
 from bot.watch import add_cli as add_watch_cli
 from signatures import InputError, SignatureFileError
@@ -23,34 +26,14 @@ EXIT_OK = 0
 EXIT_FAILED_CHECKS = 1
 EXIT_BAD_INPUT = 2
 EXIT_DIAGNOSED, EXIT_UNRECOGNISED = 1, 3  # `diagnose --exit-code`: 0 healthy, 1 a failure named, 3 one unnamed
-OUTCOME_EXITS = {"healthy": EXIT_OK, "diagnosed": EXIT_DIAGNOSED, "unrecognised": EXIT_UNRECOGNISED}
+# not_a_log: the input reads like no training log (/etc/passwd, a README): said, and no failure to report
+OUTCOME_EXITS = {
+    "healthy": EXIT_OK,
+    "diagnosed": EXIT_DIAGNOSED,
+    "unrecognised": EXIT_UNRECOGNISED,
+    "not_a_log": EXIT_OK,
+}
 PROGRESS_MIN_BYTES = 64 << 20
-
-
-class _Progress:
-    """A one-line progress bar on stderr, only when stderr is a terminal and the input is big."""
-
-    def __init__(self, total: int):
-        self.total = total
-        self.done = 0
-        self.started = time.monotonic()
-        self.last = 0.0
-
-    def __call__(self, n: int) -> None:
-        self.done += n
-        now = time.monotonic()
-        if now - self.last < 0.2:
-            return
-        self.last = now
-        frac = min(1.0, self.done / self.total) if self.total else 0.0
-        bar = "#" * int(frac * 30)
-        rate = self.done / max(now - self.started, 1e-6) / 1e6
-        sys.stderr.write(f"\rscanning [{bar:<30}] {self.done / 1e6:8.0f}/{self.total / 1e6:.0f} MB {rate:6.0f} MB/s")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\r" + " " * 79 + "\r")
-        sys.stderr.flush()
 
 
 def _diagnose_job(args: argparse.Namespace) -> int:
@@ -67,7 +50,7 @@ def _diagnose_job(args: argparse.Namespace) -> int:
     except (FetchError, InputError) as exc:
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    _print_report(report, args.json)
+    _print_report(report, args)
     _write_timeline(report, args.timeline)
     return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
 
@@ -105,28 +88,25 @@ def _write_timeline(report: signatures.Report, path: str | None) -> None:
     print(f"denpex: timeline written to {path} ({WIDTH} x {HEIGHT} px)", file=sys.stderr)
 
 
-def _print_report(report: signatures.Report, as_json: bool) -> None:
-    if as_json:
-        json.dump(report.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+def _print_report(report: signatures.Report, args: argparse.Namespace) -> None:
+    if args.json:
+        json.dump(report.to_json(), sys.stdout, indent=2, ensure_ascii=not terminal.is_unicode(sys.stdout))
         sys.stdout.write("\n")
+        return
+    out = terminal.Printer(sys.stdout, _color(args))
+    if args.brief:
+        out.lines(("text", line) for line in signatures.brief_lines(report))
         return
     job = report.job
     if job:
-        print(f"{job.cluster}: {job.summary}")
+        out.line(f"{job.cluster}: {job.summary}")
         for note in job.notes:
-            print(f"  note: {note}")
-    print(signatures.render_text(report))
+            out.line(f"  note: {note}")
+    out.lines(signatures.render_lines(report, out.width))
 
 
-def _input_size(paths: list[str]) -> int:
-    total = 0
-    for p in paths:
-        path = Path(p)
-        if path.is_file():
-            total += path.stat().st_size
-        elif path.is_dir():
-            total += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
-    return total
+def _color(args: argparse.Namespace) -> str:
+    return getattr(args, "color", None) or "auto"
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
@@ -141,21 +121,16 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     progress = None
     if sys.stderr.isatty() and not args.quiet:
-        total = _input_size(args.paths)
-        if total >= PROGRESS_MIN_BYTES:
-            progress = _Progress(total)
+        console = Console(file=sys.stderr, no_color=not terminal.wants_color(_color(args), sys.stderr))
+        progress = terminal.ReadProgress.for_inputs(args.paths, PROGRESS_MIN_BYTES, console)
     try:
         matcher = _matcher(args)
-        report = signatures.diagnose(
-            args.paths, matcher=matcher, progress=progress, budget=load_config().inputs.budget()
-        )
+        budget = load_config().inputs.budget()
+        with progress or contextlib.nullcontext():  # the bar is cleared however the scan ends (Ctrl-C too)
+            report = signatures.diagnose(args.paths, matcher=matcher, progress=progress, budget=budget)
     except InputError as exc:
-        if progress:
-            progress.close()
         print(f"denpex: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if progress:
-        progress.close()
     if report.stats.bytes == 0 and report.flight_recorder is None:
         named = ", ".join("stdin" if p == "-" else p for p in args.paths)
         print(f"denpex: {named}: empty, nothing to diagnose", file=sys.stderr)
@@ -171,7 +146,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         except InputError as exc:
             print(f"denpex: --baseline: {exc}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    _print_report(report, args.json)
+    _print_report(report, args)
     _write_timeline(report, args.timeline)
     return OUTCOME_EXITS[report.outcome] if args.exit_code else EXIT_OK
 
@@ -213,10 +188,18 @@ def cmd_list(args: argparse.Namespace) -> int:
         )
         sys.stdout.write("\n")
         return EXIT_OK
-    width = max(len(s.id) for s in rows)
-    for s in rows:
-        print(f"{s.id:<{width}}  {s.cls:<28} {s.role:<10} {s.severity:<8} {s.title}")
-    print(f"\n{len(rows)} signatures, {len({s.cls for s in rows})} classes")
+    footer = f"{len(rows)} signatures, {len({s.cls for s in rows})} classes"
+    if not sys.stdout.isatty():  # a file or a pipe: whole lines, one per signature, for grep and cut
+        width = max(len(s.id) for s in rows)
+        for s in rows:
+            print(f"{s.id:<{width}}  {s.cls:<28} {s.role:<10} {s.severity:<8} {s.title}")
+        print(f"\n{footer}")
+        return EXIT_OK
+    console = Console(
+        no_color=not terminal.wants_color(_color(args), sys.stdout), width=terminal.width(sys.stdout), highlight=False
+    )
+    console.print(terminal.signature_table(rows, console.width))
+    console.print(footer, markup=False)
     return EXIT_OK
 
 
@@ -439,6 +422,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="denpex", description="Find the failure that started a training job's crash.")
     parser.add_argument("--version", action="version", version=f"denpex {_version()}")
+    _add_color(parser, "auto")
     sub = parser.add_subparsers(dest="command")
 
     d = sub.add_parser(
@@ -449,6 +433,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     d.add_argument("paths", nargs="*", help="log files, directories of per-rank logs, .gz/.zip/.tar(.gz), or -")
     d.add_argument("--json", action="store_true", help="print the JSON report (the contract other tools read)")
+    d.add_argument(
+        "--brief",
+        action="store_true",
+        help="one line per diagnosis: class, rank=, host=, at= (where it was first seen), signature=, severity=",
+    )
+    _add_color(d)
     d.add_argument(
         "--job",
         help="a job to fetch from a cluster in DENPEX_CONFIG: 812345, 812345_7, NAME/812345, "
@@ -491,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("signatures", help="list, show, test and lint the signature library")
+    _add_color(s)
     s.add_argument(
         "--library",
         action="append",
@@ -534,12 +525,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_color(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """--color on the command and on a subcommand alike (`denpex --color=never diagnose x`, `denpex diagnose
+    --color=never x`); a subcommand leaves the command's value alone unless it is given."""
+    parser.add_argument(
+        "--color",
+        choices=terminal.COLOR_CHOICES,
+        default=default if default is not None else argparse.SUPPRESS,
+        help="colour: on a terminal unless NO_COLOR is set (auto, the default), always, or never",
+    )
+
+
 DIAGNOSE_EXAMPLES = """examples:
   denpex diagnose train.log                      one log
   denpex diagnose logs/ rank*.err job.tar.gz     a job's logs, however they are packed
   kubectl logs job/train | denpex diagnose -     stdin
   denpex diagnose --job 812345 --json            a Slurm job from DENPEX_CONFIG, as JSON
   denpex diagnose --exit-code train.log || page  scripts: 1 a failure named, 3 one not recognised
+  denpex diagnose --brief logs/                  one line per diagnosis: class rank= host= at= signature=
   denpex diagnose logs/ --timeline failure.png   and a picture of the ranks in time
 """
 
@@ -554,6 +557,7 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    terminal.never_crash_on_encoding()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # a bare `denpex`

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from . import _baseline, _flight
+from . import _baseline, _flight, _kind
 from ._attribution import apply_flight_recorder, attribute
 from ._cache import cached_matcher
 from ._cases import CaseResult, case_report, run_cases
@@ -33,6 +33,7 @@ from ._models import (
     LogLine,
     Mismatch,
     NewLine,
+    NotALog,
     RankLines,
     Reason,
     Report,
@@ -45,12 +46,15 @@ from ._report import (
     Timeline,
     TimelineMark,
     TimelineRow,
+    brief_lines,
     build_report,
     collateral_line,
     considered_line,
     rank_ranges,
+    render_lines,
     render_text,
     timeline_caption,
+    to_ascii,
 )
 from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
@@ -84,6 +88,9 @@ __all__ = [
     "open_path",
     "open_sources",
     "render_text",
+    "render_lines",
+    "brief_lines",
+    "to_ascii",
     "ScannedReport",
     "Timeline",
     "TimelineMark",
@@ -111,6 +118,7 @@ __all__ = [
     "LogLine",
     "Mismatch",
     "NewLine",
+    "NotALog",
     "RankLines",
     "Reason",
     "Report",
@@ -139,6 +147,7 @@ def diagnose_sources(
     started = time.perf_counter()
     dumps: list[_flight.Dump] = []
     refused: list[str] = []
+    evidence = _kind.LogEvidence()  # is it a training log at all? (judged from each source's head, as it opens)
 
     def logs_only():
         """Flight Recorder dumps are read aside (safely: no code runs); everything else is scanned."""
@@ -147,6 +156,7 @@ def diagnose_sources(
                 yield _flight.error_file_source(source)
                 continue
             if not _flight.is_pickle(source.head):
+                evidence.feed(source.head)
                 yield source
                 continue
             try:
@@ -163,7 +173,9 @@ def diagnose_sources(
     if recorder and findings:
         apply_flight_recorder(findings[0], recorder)
     library = matcher.library
-    return build_report(findings, scan, time.perf_counter() - started, library.taxonomy, recorder, library.by_id())
+    report = build_report(findings, scan, time.perf_counter() - started, library.taxonomy, recorder, library.by_id())
+    not_a_log = _kind.judge(report, scan, evidence)
+    return report if not_a_log is None else report.model_copy(update={"not_a_log": not_a_log})
 
 
 def compare_with_baseline(report: _R, good: list[str], failed: list[str], budget: Budget | None = None) -> _R:

@@ -208,6 +208,14 @@ class BaselineDiff(_Part):
     new_total: int  # distinct masked messages of the failed run that the good run never printed
 
 
+class NotALog(_Part):
+    """The input reads like no training log: none of the lines judged is one a training job, its launcher or its
+    scheduler prints (a step or loss line, a rank or time prefix, a launcher or scheduler line, a traceback)."""
+
+    lines: int  # lines read
+    sampled: int  # lines judged: the first lines of each source, and every error-like line the scan kept
+
+
 class Report(_Part):
     """`diagnoses[0]` is the initiating root cause; no diagnosis and no unrecognised line is a healthy log."""
 
@@ -219,6 +227,7 @@ class Report(_Part):
     job: JobInfo | None = None
     baseline: BaselineDiff | None = None
     notes: list[str] | None = None  # the bot's, about the request: kept with the incident, not in `diagnose --json`
+    not_a_log: NotALog | None = None  # set when the input does not look like a training log (never with a diagnosis)
 
     @property
     def top(self) -> Diagnosis | None:
@@ -226,9 +235,12 @@ class Report(_Part):
 
     @property
     def outcome(self) -> str:
-        """diagnosed, unrecognised (errors no signature explains) or healthy."""
+        """diagnosed, unrecognised (errors no signature explains), healthy, or not_a_log (the input reads like no
+        training log: /etc/passwd, a README)."""
         if self.diagnoses:
             return "diagnosed"
+        if self.not_a_log is not None:
+            return "not_a_log"
         return "unrecognised" if self.unrecognised else "healthy"
 
     def to_json(self) -> dict[str, Any]:

@@ -12,7 +12,8 @@ from typing import Annotated
 
 from pydantic import Field, SkipValidation
 
-from ._attribution import Finding, Survival, fill
+from ._attribution import Finding, Survival
+from ._draft import message_of
 from ._events import Event, ScanResult
 from ._lines import iso
 from ._models import (
@@ -31,6 +32,7 @@ from ._models import (
 )
 from ._ranks import TEARDOWN_EXITS, RankState, build_view
 from ._schema import Signature
+from ._template import fill_command, fill_prose
 
 EVIDENCE_SAME_SIGNATURE = 5
 EVIDENCE_LAUNCHER = 3
@@ -91,13 +93,13 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         ranks=f.ranks,
         count=f.count,
         collateral=f.collateral,
-        summary=fill(sig.summary, text_values).strip(),
+        summary=fill_prose(sig.summary, text_values).strip(),
         mechanism=sig.mechanism.strip(),
         root_causes=sig.root_causes,
-        fix=fill(sig.fix, text_values).strip(),
-        checklist=[fill(c, text_values) for c in sig.checklist],
+        fix=fill_prose(sig.fix, text_values).strip(),
+        checklist=[fill_command(c, text_values) for c in sig.checklist],
         prevention=sig.prevention.strip(),
-        verify=fill(sig.verify, text_values).strip(),
+        verify=fill_command(sig.verify, text_values).strip(),
         references=sig.references,
         related=sig.related,
         attribution=Attribution.model_validate(f.attribution, from_attributes=True),
@@ -501,101 +503,266 @@ def _baseline_lines(diff: BaselineDiff) -> list[str]:
     ]
     for ln in diff.new:
         label = f"rank {ln.rank}" if ln.rank is not None else "no rank"
-        out.append(f"    [{label}] {ln.source}:{ln.line}: {ln.text[:200]}")
+        out.append(f"    [{label}] {ln.source}:{ln.line}: {cut(ln.text, LINE_CHARS)}")
     return out
 
 
-def render_text(report: Report, width: int = 100) -> str:
-    out: list[str] = []
-    wrap = lambda s, indent="  ": textwrap.fill(s, width, initial_indent=indent, subsequent_indent=indent)  # noqa: E731
+LINE_CHARS = 200  # of a log line quoted in the text
+CONTEXT_SHOWN = 6  # traceback frames above an evidence line
+SAME_PLACES_SHOWN = 3  # where the ranks that printed the same traceback printed it
+ELLIPSIS = "…"
+# what an evidence line is, in words (the JSON's `kind`)
+EVIDENCE_LABEL = {"initiating": "started", "same_failure": "same", "related": "related", "launcher": "launcher"}
+_LABEL_WIDTH = max(map(len, EVIDENCE_LABEL.values()))
+# a command inside a sentence: `in backticks`; an item with flags, <placeholders> or a pipe is a command line
+_QUOTED_COMMAND = re.compile(r"`[^`]+`")
+_COMMAND_LINE = re.compile(r"(?:^|\s)(?:--?[A-Za-z][\w-]*|<\w+>|\||&&|\$\w+)(?=\s|=|$)")
+_ASCII = str.maketrans({"✖": "x", "✓": "+", "…": "...", "±": "+/-", "→": "->", "–": "-", "—": "-", "×": "x", "○": "o"})
+
+Line = tuple[str, str]  # (style, text): what a line is (for a terminal that colours it), and the line
+
+
+def cut(text: str, limit: int) -> str:
+    """At most `limit` characters; a line that was cut ends with "…"."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + ELLIPSIS
+
+
+def to_ascii(text: str) -> str:
+    """For a terminal that shows ASCII only (PYTHONIOENCODING=ascii, LANG=C): the report's symbols in ASCII, any
+    other character of a quoted log line as "?"."""
+    return text.translate(_ASCII).encode("ascii", "replace").decode("ascii")
+
+
+def wrap(text: str, width: int, first: str, rest: str | None = None) -> list[str]:
+    """Prose wrapped to `width` without cutting a word, a flag or a path in two, and without breaking a command:
+    a `quoted command` stays on one line, and so does a whole item that reads as a command line (the terminal
+    may fold it on screen; copied, it is one line)."""
+    rest = first if rest is None else rest
+    if _COMMAND_LINE.search(_QUOTED_COMMAND.sub("", text)):
+        return [first + " ".join(text.split())]
+    glued = _QUOTED_COMMAND.sub(lambda m: m.group(0).replace(" ", "\x00"), text)
+    lines = textwrap.wrap(
+        glued, width, initial_indent=first, subsequent_indent=rest, break_long_words=False, break_on_hyphens=False
+    )
+    return [line.replace("\x00", " ") for line in lines] or [first]
+
+
+def _same_key(ev: Evidence) -> tuple[str, ...]:
+    """An evidence line and its traceback as any rank prints them (prefixes such as the rank and the time taken
+    off), and what it is: the same failure (where it started, or the same elsewhere), related, the launcher's."""
+    kind = "same" if ev.kind in ("initiating", "same_failure") else ev.kind
+    return (kind, message_of(ev.text), *(message_of(c) for c in (ev.context or [])[-CONTEXT_SHOWN:]))
+
+
+def _evidence_lines(d: Diagnosis, width: int) -> list[Line]:
+    """Each evidence line under its traceback, labelled in words; a traceback that several ranks printed alike
+    is shown once, followed by the ranks that printed it too ("same on ranks 0-2: ...")."""
+    alike: dict[tuple[str, ...], list[Evidence]] = {}
+    for ev in d.evidence:
+        alike.setdefault(_same_key(ev), []).append(ev)
+    out: list[Line] = []
+    printed: set[tuple[str, int]] = set()  # a line two signatures both cite is shown once
+    for ev in d.evidence:
+        if (ev.source, ev.line) in printed:
+            continue
+        printed.add((ev.source, ev.line))
+        group = alike[_same_key(ev)]
+        if group[0] is not ev:
+            continue  # shown with the first rank that printed it
+        label = EVIDENCE_LABEL.get(ev.kind, ev.kind).ljust(_LABEL_WIDTH)
+        rank = f"rank {ev.rank}" if ev.rank is not None else "no rank"
+        out.append(("evidence", f"    {label} {rank}, {ev.source}:{ev.line}"))
+        frame_chars = max(width - 6, 20)
+        out += [("context", "      " + cut(ctx, frame_chars)) for ctx in (ev.context or [])[-CONTEXT_SHOWN:]]
+        out.append(("start" if ev.kind == "initiating" else "text", "      " + cut(ev.text, LINE_CHARS)))
+        out += [("context", "      " + cut(ctx, frame_chars)) for ctx in ev.context_after or []]
+        others = group[1:]
+        if others:
+            places = ", ".join(
+                f"line {o.line}" if o.source == ev.source else f"{o.source}:{o.line}"
+                for o in others[:SAME_PLACES_SHOWN]
+            )
+            more = f", {ELLIPSIS}" if len(others) > SAME_PLACES_SHOWN else ""
+            who = _ranks_label([o.rank for o in others])
+            out.append(("evidence", f"    {'same'.ljust(_LABEL_WIDTH)} on {who}: {places}{more}"))
+    return out
+
+
+def _ranks_label(ranks: list[int | None]) -> str:
+    """ "ranks 0-2", "rank 3", "no rank", "ranks 0-2 and lines with no rank"."""
+    known = sorted({r for r in ranks if r is not None})
+    if not known:
+        return "no rank"
+    return _who(known) + (" and lines with no rank" if None in ranks else "")
+
+
+def _unrecognised_lines(report: Report) -> list[Line]:
+    """The first error-like lines per rank; ranks that printed the same lines are one group ("ranks 0-3")."""
+    alike: dict[tuple[str, ...], list[RankLines]] = {}
+    for group in report.unrecognised:
+        alike.setdefault(tuple(message_of(ln.text) for ln in group.lines), []).append(group)
+    out: list[Line] = []
+    for groups in alike.values():
+        label = _ranks_label([g.rank for g in groups])
+        for ln in groups[0].lines:
+            out.append(("evidence", f"    [{label}] {ln.source}:{ln.line}: {cut(ln.text, LINE_CHARS)}"))
+    return out
+
+
+def _requeue(d: Diagnosis) -> str:
+    label = {
+        "restart": "yes, requeue it",
+        "drain_and_restart": "drain the node first, then requeue",
+        "fix_and_restart": "not yet: fix first",
+    }[d.action]
+    return f"Can I just requeue? {label} ({d.action_reason})"
+
+
+def _diagnosis_lines(report: Report, d: Diagnosis, width: int) -> list[Line]:
+    """The top diagnosis: what, where and why, the fix, then the evidence (long), then how to confirm it."""
+    out: list[Line] = [
+        ("failure", line) for line in wrap(f"✖ {d.title}  [{d.severity}]  {d.signature} ({d.class_})", width, "", "  ")
+    ]
+    out += [("text", line) for line in wrap(d.summary, width, "  ")]
+    fs = d.first_seen
+    rank = d.initiating_rank
+    where = f"rank {rank}" if rank is not None else ("all ranks alike" if len(d.ranks) > 1 else "no single rank")
+    host = f" on {d.host}" if d.host else ""
+    when = f" at {fs.time}" if fs.time else ""
+    out += [
+        ("text", line) for line in wrap(f"Started: {where}{host}, {fs.source}:{fs.line}{when}", width, "  ", "    ")
+    ]
+    a = d.attribution
+    why = "; ".join(r.text for r in a.reasons[:2])
+    out += [("dim", line) for line in wrap(f"Why: {why} [{a.rule}, {a.confidence} confidence]", width, "    ")]
+    out += [("dim", line) for line in wrap(considered_line(report), width, "    ")]
+    if d.action != "none":
+        out += [("text", line) for line in wrap(_requeue(d), width, "  ")]
+    out.append(("heading", "  Fix:"))
+    out += [("text", line) for line in wrap(d.fix, width, "    ")]
+    out.append(("heading", "  Evidence:"))
+    out += _evidence_lines(d, width)
+    if d.collateral:
+        out.append(("heading", "  Knock-on failures (collateral, not the cause):"))
+        out += [("text", line) for c in d.collateral for line in wrap(collateral_line(c), width, "    - ", "      ")]
+    out.append(("heading", "  Confirm:"))
+    for item in d.checklist:
+        out += [("text", line) for line in wrap(item, width, "    [ ] ", "        ")]
+    out.append(("heading", "  Verify:"))
+    out.append(("command", f"    {d.verify}"))
+    if d.references:
+        out.append(("heading", "  References:"))
+        out += [("dim", f"    {url}") for url in d.references[:3]]
+    return out
+
+
+def _not_a_log_lines(report: Report, width: int) -> list[Line]:
+    out: list[Line] = [("not_a_log", "○ This does not look like a training log.")]
+    out += [
+        ("text", line)
+        for line in wrap(
+            "None of its lines is one a training job, its launcher or its scheduler prints: no step or loss "
+            "line, no rank or timestamp prefix, no launcher or scheduler line, no traceback. Nothing to diagnose.",
+            width,
+            "  ",
+        )
+    ]
+    if report.unrecognised:
+        out.append(("text", "  If it is a log after all, these lines read like errors:"))
+        out += _unrecognised_lines(report)
+    return out
+
+
+def render_lines(report: Report, width: int = 100) -> list[Line]:
+    """The report for a terminal, `width` columns wide, as (style, text) lines: see render_text."""
+    out: list[Line] = []
     stats = report.stats
     if report.baseline is not None and report.outcome != "diagnosed":  # no signature explains it: the diff leads
-        out += _baseline_lines(report.baseline)
-    if report.outcome == "unrecognised":
-        out.append("? Unrecognised failure: no signature explains these errors.")
-        out.append("  First error-like lines per rank:")
-        for group in report.unrecognised:
-            label = f"rank {group.rank}" if group.rank is not None else "no rank"
-            for ln in group.lines:
-                out.append(f"    [{label}] {ln.source}:{ln.line}: {ln.text[:200]}")
+        out += [("text", line) for line in _baseline_lines(report.baseline)]
+    if report.outcome == "not_a_log":
+        out += _not_a_log_lines(report, width)
+    elif report.outcome == "unrecognised":
+        out.append(("unrecognised", "? Unrecognised failure: no signature explains these errors."))
+        out.append(("text", "  First error-like lines per rank:"))
+        out += _unrecognised_lines(report)
         hint = report.unrecognised_hint
         if hint:
             where = f"rank {hint.rank}" if hint.rank is not None else "a line with no rank"
             first = hint.first_error
-            out.append(f"  The first error is on {where}: {first.source}:{first.line}")
+            out.append(("text", f"  The first error is on {where}: {first.source}:{first.line}"))
             if hint.class_:
-                out.append(f"  It reads like a {hint.family} problem (perhaps {hint.class_}; low confidence).")
-        out.append("  If you know what this is, add a signature: see docs/adding-a-signature.md")
+                out.append(
+                    ("text", f"  It reads like a {hint.family} problem (perhaps {hint.class_}; low confidence).")
+                )
+        out.append(("text", "  If you know what this is, add a signature: see docs/adding-a-signature.md"))
     elif report.outcome == "healthy":
-        out.append("✓ Healthy: no failure signature fired and no error-like line was found.")
-    for n, d in enumerate(report.diagnoses):
-        if n == 1:
-            out.append("")
-            out.append("Other failures in the same logs (later, or independent):")
-        if n >= 1:
-            out.append(f"  - {d.title} [{d.signature}] first at {d.first_seen.source}:{d.first_seen.line}")
-            continue
-        rank = d.initiating_rank
-        out.append(f"✖ {d.title}  [{d.severity}]  {d.signature} ({d.class_})")
-        out.append(wrap(d.summary))
-        fs = d.first_seen
-        where = f"rank {rank}" if rank is not None else ("all ranks alike" if len(d.ranks) > 1 else "no single rank")
-        host = f" on {d.host}" if d.host else ""
-        when = f" at {fs.time}" if fs.time else ""
-        out.append(f"  Started: {where}{host}, {fs.source}:{fs.line}{when}")
-        a = d.attribution
-        why = "; ".join(r.text for r in a.reasons[:2])
-        out.append(wrap(f"Why: {why} [{a.rule}, {a.confidence} confidence]", "    "))
-        out.append(wrap(considered_line(report), "    "))
-        if d.action != "none":
-            label = {
-                "restart": "yes, requeue it",
-                "drain_and_restart": "drain the node first, then requeue",
-                "fix_and_restart": "not yet: fix first",
-            }[d.action]
-            out.append(wrap(f"Can I just requeue? {label} ({d.action_reason})", "  "))
-        out.append("  Evidence:")
-        for ev in d.evidence:
-            tag = {"initiating": ">", "same_failure": "=", "related": "~", "launcher": "L"}.get(ev.kind, " ")
-            r = f"rank {ev.rank}" if ev.rank is not None else "-"
-            for ctx in (ev.context or [])[-6:]:
-                out.append(f"      {ctx[:width]}")
-            out.append(f"    {tag} [{r}] {ev.source}:{ev.line}: {ev.text[:200]}")
-            for ctx in ev.context_after or []:
-                out.append(f"      {ctx[:width]}")
-        if d.collateral:
-            out.append("  Knock-on failures (collateral, not the cause):")
-            for c in d.collateral:
-                out.append(f"    - {collateral_line(c)}")
-        out.append("  Fix:")
-        out.append(wrap(d.fix, "    "))
-        out.append("  Confirm:")
-        for item in d.checklist:
-            out.append(textwrap.fill(item, width, initial_indent="    [ ] ", subsequent_indent="        "))
-        out.append(f"  Verify: {d.verify}")
-        if d.references:
-            out.append(f"  References: {' '.join(d.references[:3])}")
+        out.append(("healthy", "✓ Healthy: no failure signature fired and no error-like line was found."))
+    if report.top is not None:
+        out += _diagnosis_lines(report, report.top, width)
+    if len(report.diagnoses) > 1:
+        out += [("text", ""), ("heading", "Other failures in the same logs (later, or independent):")]
+        for d in report.diagnoses[1:]:
+            out.append(("text", f"  - {d.title} [{d.signature}] first at {d.first_seen.source}:{d.first_seen.line}"))
     fr = report.flight_recorder
     if fr:
         out.append(
-            f"\nFlight Recorder: dumps of ranks {rank_ranges(fr.ranks_present) or 'unknown'}"
-            + (f"; missing for ranks {rank_ranges(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else "")
+            (
+                "text",
+                f"\nFlight Recorder: dumps of ranks {rank_ranges(fr.ranks_present) or 'unknown'}"
+                + (f"; missing for ranks {rank_ranges(fr.ranks_missing)} ({fr.enable})" if fr.ranks_missing else ""),
+            )
         )
         stuck = fr.stuck
         if stuck:
             out.append(
-                f"  ranks {rank_ranges(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
-                + (f"; never joined: ranks {rank_ranges(stuck.not_joined)}" if stuck.not_joined else "")
+                (
+                    "text",
+                    f"  ranks {rank_ranges(stuck.waiting)} wait in collective {stuck.seq} ({stuck.op})"
+                    + (f"; never joined: ranks {rank_ranges(stuck.not_joined)}" if stuck.not_joined else ""),
+                )
             )
         if fr.mismatch:
             m = fr.mismatch
-            out.append(f"  collective {m.seq} differs on ranks {rank_ranges(m.odd)}: expected {m.expected}")
+            out.append(("text", f"  collective {m.seq} differs on ranks {rank_ranges(m.odd)}: expected {m.expected}"))
     if report.baseline is not None and report.outcome == "diagnosed":  # after the diagnosis, as more evidence
-        out += ["", *_baseline_lines(report.baseline)]
-    skipped = "".join(f"\n  skipped {s}" for s in stats.skipped)
+        out += [("text", ""), *(("text", line) for line in _baseline_lines(report.baseline))]
     ranks = rank_ranges(stats.ranks) if stats.ranks else "none seen"
+    out.append(("text", ""))
     out.append(
-        f"\n({stats.bytes / 1e6:.1f} MB, {stats.lines} lines, {stats.sources} source(s), ranks {ranks},"
-        f" {stats.seconds:.2f}s){skipped}"
+        (
+            "dim",
+            f"({stats.bytes / 1e6:.1f} MB, {stats.lines} lines, {stats.sources} source(s), ranks {ranks},"
+            f" {stats.seconds:.2f}s)",
+        )
     )
-    return "\n".join(out)
+    out += [("dim", f"  skipped {s}") for s in stats.skipped]
+    return out
+
+
+def render_text(report: Report, width: int = 100) -> str:
+    """The report for a terminal: the initiating failure, where it started and why, the fix, the evidence, how to
+    confirm it; prose wrapped to `width`, commands never broken, quoted log lines cut with "…"."""
+    return "\n".join(text for _, text in render_lines(report, width))
+
+
+def _field(value: str) -> str:
+    return f'"{value}"' if not value or re.search(r'[\s"=]', value) else value
+
+
+def brief_lines(report: Report) -> list[str]:
+    """One line per diagnosis, for scripts and chat: class, rank, host, where it was first seen, signature
+    (`key=value` fields, quoted when they hold a space); one line with the outcome when nothing was diagnosed."""
+    if not report.diagnoses:
+        hint = report.unrecognised_hint
+        if report.outcome == "unrecognised" and hint:
+            rank = "-" if hint.rank is None else str(hint.rank)
+            at = f"{hint.first_error.source}:{hint.first_error.line}"
+            return [f"unrecognised rank={rank} at={_field(at)}"]
+        return [report.outcome]
+    out = []
+    for d in report.diagnoses:
+        rank = "-" if d.initiating_rank is None else str(d.initiating_rank)
+        at = f"{d.first_seen.source}:{d.first_seen.line}"
+        fields = f"rank={rank} host={_field(d.host or '-')} at={_field(at)} signature={d.signature}"
+        out.append(f"{d.class_} {fields} severity={d.severity}")
+    return out

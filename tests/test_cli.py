@@ -68,9 +68,10 @@ def test_text_report_has_every_part(tmp_path):
         "Fix:",
         "Confirm:",
         "[ ] one",
-        "Verify: grep -n test <log>",
+        "  Verify:\n    grep -n test <log>\n",  # a command on a line of its own, whole
     ]:
         assert part in out, part
+    assert out.index("Fix:") < out.index("Evidence:") < out.index("Confirm:")  # the fix before the long evidence
 
 
 def test_unrecognised_text(tmp_path):

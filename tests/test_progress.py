@@ -1,44 +1,117 @@
-"""The progress bar shows on a terminal for big inputs, and never pollutes a pipe."""
+"""The progress bar tells the truth: on a terminal only, bytes read from disk against the size on disk (a gzipped
+log in compressed bytes), the width of the terminal, a time left, and gone after Ctrl-C. Run as a user runs it:
+the real `denpex` on a pseudo-terminal of a given size."""
 
+from __future__ import annotations
+
+import fcntl
+import gzip
 import os
 import pty
+import re
+import select
+import signal
+import struct
 import subprocess
+import termios
+import time
 
+import pytest
 from conftest import denpex_cmd
 
+from bot.cli import PROGRESS_MIN_BYTES
 
-def _big_log(path, mb=70):
-    line = b"[rank0]: step 1 loss 0.5 lr 1e-4 grad_norm 0.3 tokens/s 100000 padding padding padding\n"
-    with open(path, "wb") as fh:
-        block = line * (1 << 14)
-        for _ in range(mb * (1 << 20) // len(block) + 1):
-            fh.write(block)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+FRAME = re.compile(r"scanning .*?([\d.]+)/([\d.]+) MB")
 
 
-def test_progress_bar_on_a_terminal(tmp_path):
-    log = tmp_path / "big.log"
-    _big_log(log)
+@pytest.fixture(scope="module")
+def big_gzip(tmp_path_factory):
+    """A log whose gzip is over the bar's threshold and half its decompressed size (random hex compresses 2:1)."""
+    path = tmp_path_factory.mktemp("progress") / "train.log.gz"
+    with gzip.open(path, "wb", compresslevel=1) as fh:
+        step = 0
+        while path.stat().st_size < PROGRESS_MIN_BYTES + (2 << 20):
+            noise = os.urandom(1 << 20).hex()
+            lines = (f"[rank0]: step {step} loss 0.5 {noise[i : i + 100]}\n" for i in range(0, len(noise), 100))
+            fh.write("".join(lines).encode())
+            fh.flush()
+            step += 1
+    return path
+
+
+def on_terminal(args: list[str], columns: int = 80, interrupt: bool = False, env: dict | None = None):
+    """Run denpex with stdin, stdout and stderr on a pseudo-terminal `columns` wide; with `interrupt`, press
+    Ctrl-C (SIGINT to its process group, as a terminal does) once the bar has shown. -> (exit status, output)"""
     master, slave = pty.openpty()
-    proc = subprocess.run(denpex_cmd() + ["diagnose", str(log)], stdout=subprocess.PIPE, stderr=slave, timeout=120)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", **(env or {})}  # a terminal says what it is
+    env.pop("COLUMNS", None)
+    proc = subprocess.Popen(
+        denpex_cmd() + args, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env
+    )
     os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
+    out = b""
+    deadline = time.monotonic() + 120
+    interrupted = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the child is gone and the terminal closed
+                break
+            if not data:
+                break
+            out += data
+        if interrupt and not interrupted and len(FRAME.findall(ANSI.sub("", out.decode(errors="replace")))) >= 2:
+            os.killpg(proc.pid, signal.SIGINT)
+            interrupted = True
     os.close(master)
-    err = b"".join(chunks).decode(errors="replace")
-    assert proc.returncode == 0
-    assert "scanning [" in err and "MB/s" in err
-    assert "Healthy" in proc.stdout.decode()
+    return proc.wait(timeout=30), out.decode(errors="replace")
 
 
-def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path):
-    log = tmp_path / "big.log"
-    _big_log(log)
-    proc = subprocess.run(denpex_cmd() + ["diagnose", str(log)], capture_output=True, timeout=120)
+def frames(output: str) -> list[str]:
+    """Each state of the bar as drawn (rich redraws it after a carriage return), escape codes taken off."""
+    return [ANSI.sub("", part) for part in re.split(r"[\r\n]", output) if "scanning" in ANSI.sub("", part)]
+
+
+def test_compressed_input_counts_compressed_bytes_against_the_compressed_size(big_gzip):
+    status, output = on_terminal(["diagnose", str(big_gzip)])
+    assert status == 0, output[-2000:]
+    drawn = [FRAME.search(f) for f in frames(output)]
+    counts = [(float(m.group(1)), float(m.group(2))) for m in drawn if m]
+    assert len(counts) >= 3, output[:2000]
+    on_disk = big_gzip.stat().st_size / 1e6
+    assert {total for _, total in counts} == {round(on_disk, 1)}  # the gzip's size, not the log's
+    assert all(done <= total for done, total in counts)  # never "1000/120 MB"
+    assert any(0 < done < total for done, total in counts)  # it moves, rather than jumping at the end
+    assert [done for done, _ in counts] == sorted(done for done, _ in counts)
+    assert any(re.search(r"\d+:\d\d:\d\d", f) for f in frames(output)), "a time left"
+    assert "MB/s" in output
+    assert "Healthy" in output
+
+
+@pytest.mark.parametrize("columns", [40, 60])
+def test_the_bar_fits_a_narrow_terminal(big_gzip, columns):
+    status, output = on_terminal(["diagnose", "--quiet", str(big_gzip)], columns)
+    assert status == 0 and not frames(output)  # --quiet: no bar
+    status, output = on_terminal(["diagnose", str(big_gzip)], columns)
+    assert status == 0 and frames(output)
+    too_wide = [f for f in frames(output) if len(f) > columns]
+    assert not too_wide, too_wide[:3]  # wider lines would leave a stale copy per update
+
+
+def test_ctrl_c_clears_the_bar(big_gzip):
+    status, output = on_terminal(["diagnose", str(big_gzip)], interrupt=True)
+    assert status == 130
+    last_frame = output.rfind("scanning")
+    assert last_frame >= 0
+    rest = output[last_frame:]
+    assert "\x1b[2K" in rest and "\x1b[?25h" in rest, repr(rest[-200:])  # the line erased, the cursor back
+    assert "Traceback" not in output
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(big_gzip):
+    proc = subprocess.run(denpex_cmd() + ["diagnose", str(big_gzip)], capture_output=True, timeout=120)
     assert proc.returncode == 0 and proc.stderr == b""

@@ -1,0 +1,84 @@
+"""Is the input a training log at all? A text with no line that a training job, its launcher or its scheduler
+prints (a step or loss line, a rank or time prefix, a launcher or scheduler line, a traceback) is said to be
+something else, rather than "healthy": /etc/passwd, a README, a chat message.
+
+Judged from what the scan already hands over, never by reading the input again: the first bytes of every
+source (`Source.head`, sniffed before the scan), the error-like lines it kept, whether any signature confirmed a
+line, and its training progress and world size."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ._draft import message_of
+from ._events import ScanResult
+from ._lines import parse_time
+from ._models import NotALog, Report
+
+# What message_of leaves of a log's prefix (it strips srun labels, [rankN]:, ISO and glog times, level words,
+# NCCL's host:pid:tid): a rank said in words, a dmesg clock, a bare clock; then what the message itself says.
+_PREFIX = re.compile(
+    r"(?i)^(?:\s{0,3}(?:global_)?rank\s*[=:]?\s*\d{1,6}(?:\]|:|\s\||\s-\s)|\[(?:rank|default|r)\s?\d{1,6}\]"
+    r"|\[\s*\d+\.\d{3,9}\]|\[?[0-2]\d:[0-5]\d:[0-5]\d\b)"
+)
+TIME_WITHIN = 48  # a timestamp this near the start of a line is its prefix, not a date in a sentence
+_MESSAGE = re.compile(
+    r"""(?x)
+      Traceback\ \(most\ recent\ call\ last\):
+    | \s*File\ "[^"]+",\ line\ \d+
+    | [A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Warning)(?::\s|:?\s*$)   # an exception, as Python prints it
+    | \S+\.py:\d+:\ \w*Warning:                                           # warnings.warn
+    | (?:srun|sbatch|salloc|slurmstepd(?:-[\w.-]+)?|mpirun|prterun|orterun)(?::|\ error:)\s
+    | \*\*\*\ (?:JOB|STEP)\ \d
+    | torch\.(?:distributed|multiprocessing)\.[\w.]+(?:\ |:|$)
+    | (?:Segmentation\ fault|Killed\s*$|Aborted\s*$|Bus\ error)
+    | \{'(?:loss|eval_loss|train_runtime|train_loss)':\ [-\d]                # the HF Trainer's dicts
+    """
+)
+# anywhere in a line: a training step with its loss, a progress bar, NCCL's own log
+_ANYWHERE = re.compile(
+    r"(?i:\b(?:step|iter(?:ation)?|epoch|global_step)\b\W{0,3}\d+.{0,200}?\bloss\b\W{0,3}[-+]?(?:\d|nan|inf))"
+    r"|\d{1,3}%\|[^|\n]{0,100}\|\s*\d+/\d+"
+    r"|\bNCCL (?:INFO|WARN)\b"
+)
+HEAD_LINES = 200  # of each source's head, at most
+
+
+def log_like(line: str) -> bool:
+    """A line a training job, its launcher or its scheduler would print (not one that merely mentions one)."""
+    if _PREFIX.match(line) or parse_time(line[:TIME_WITHIN]) is not None or _ANYWHERE.search(line):
+        return True
+    message = message_of(line)
+    return message != line.strip() or bool(_MESSAGE.match(message))
+
+
+@dataclass
+class LogEvidence:
+    """Fed the head of each source as the scan opens it; keeps only whether a log-like line was seen."""
+
+    first: str | None = None  # the first log-like line seen
+    sampled: int = 0  # lines judged
+
+    def feed(self, head: bytes) -> None:
+        if self.first is not None:
+            return
+        for line in head.decode("utf-8", "replace").splitlines()[:HEAD_LINES]:
+            if line.strip():
+                self.sampled += 1
+                if log_like(line):
+                    self.first = line
+                    return
+
+
+def judge(report: Report, scan: ScanResult, evidence: LogEvidence) -> NotALog | None:
+    """NotALog when nothing the scan saw reads like a training log; None for a log. A line a signature confirmed
+    is a log's, whatever surrounds it: a signature that fires on prose is the signature's fault (near misses)."""
+    if report.diagnoses or report.flight_recorder or not scan.lines or evidence.first is not None:
+        return None
+    if scan.events or scan.progress or scan.world_size:
+        return None
+    kept = [ln.text for lines in scan.errorlike.values() for ln in lines]
+    if any(log_like(text) for text in kept):
+        return None
+    return NotALog(lines=scan.lines, sampled=evidence.sampled + len(kept))
