@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 import signatures
 from bot import terminal
 from bot.config import ConfigError, load_config
@@ -121,7 +119,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     progress = None
     if sys.stderr.isatty() and not args.quiet:
-        console = Console(file=sys.stderr, no_color=not terminal.wants_color(_color(args), sys.stderr))
+        console = terminal.console(sys.stderr, _color(args))
         progress = terminal.ReadProgress.for_inputs(args.paths, PROGRESS_MIN_BYTES, console)
     try:
         matcher = _matcher(args)
@@ -195,11 +193,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             print(f"{s.id:<{width}}  {s.cls:<28} {s.role:<10} {s.severity:<8} {s.title}")
         print(f"\n{footer}")
         return EXIT_OK
-    console = Console(
-        no_color=not terminal.wants_color(_color(args), sys.stdout), width=terminal.width(sys.stdout), highlight=False
-    )
+    console = terminal.console(sys.stdout, _color(args), terminal.width(sys.stdout))
     console.print(terminal.signature_table(rows, console.width))
-    console.print(footer, markup=False)
+    console.print(footer)
     return EXIT_OK
 
 

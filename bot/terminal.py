@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, TextIO
+from typing import TextIO
 
 from rich.console import Console
 from rich.progress import (
@@ -90,6 +90,23 @@ def width(stream: TextIO) -> int:
     return max(MIN_WIDTH, min(columns, MAX_WIDTH))
 
 
+def console(stream: TextIO, color: str, width: int | None = None, soft_wrap: bool = False) -> Console:
+    """rich's console for `stream`: coloured as --color and NO_COLOR say, and with no escape code for colour or
+    style at all when it is not (rich's own no_color would still print bold)."""
+    colored = wants_color(color, stream)
+    return Console(
+        file=stream,
+        force_terminal=True if colored else None,  # --color=always: a pipe gets colour too
+        color_system=("auto" if stream.isatty() else "standard") if colored else None,
+        no_color=False if colored else None,
+        width=width,
+        soft_wrap=soft_wrap,
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
+
+
 class Printer:
     """Lines for one stream, each of a kind (a style of STYLES), coloured or not, in ASCII when it must be."""
 
@@ -97,21 +114,8 @@ class Printer:
         self.stream = stream
         self.width = width(stream)
         self.ascii = not can_show(stream)
-        self.console = (
-            Console(
-                file=stream,
-                force_terminal=True,
-                no_color=False,
-                color_system="auto" if stream.isatty() else "standard",
-                width=self.width,
-                soft_wrap=True,  # lines are wrapped already, and a command is never wrapped
-                highlight=False,
-                markup=False,
-                emoji=False,
-            )
-            if wants_color(color, stream)
-            else None
-        )
+        # soft_wrap: the lines are wrapped already, and a command is never wrapped
+        self.console = console(stream, color, self.width, soft_wrap=True) if wants_color(color, stream) else None
 
     def lines(self, lines: Iterable[tuple[str, str]]) -> None:
         for kind, text in lines:

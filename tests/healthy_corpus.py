@@ -266,3 +266,35 @@ GENERATORS: dict[str, Callable[[random.Random], str]] = {
 
 def healthy_logs() -> dict[str, str]:
     return {name: gen(random.Random(name)) for name, gen in GENERATORS.items()}
+
+
+# Text about failures that is not a log: people in an incident channel, and documentation. A signature that fires
+# on a failure's name in a sentence (OUT_OF_MEMORY, OOMKilled, "NCCL timeout") fires on prose; the README once
+# came out as a critical OOM kill from one such word. The documents are this project's own.
+CHAT = """\
+hey all, is anyone else seeing jobs end OUT_OF_MEMORY on the a100 partition since the upgrade?
+my llama pod got OOMKilled again overnight, is the node pool smaller now?
+@oncall the 70b run died around step 12k, looks like an NCCL timeout on rank 3 but the other ranks only show the watchdog
+did someone change NCCL_SOCKET_IFNAME on the new nodes? half my jobs hang at init
+ok so it was a CUDA OOM after all, I bumped the micro batch from 4 to 8 and forgot about it
+loss went NaN right after the warmup ended, going to try a lower peak lr
+the checkpoint save hung for 40 minutes and then slurm killed it for the time limit
+disk quota exceeded on /scratch again, please clean up your old checkpoints
+Xid 79 on gpu-node-07 this morning, can we drain it?
+torchrun keeps saying ChildFailedError but the real error is further up, how do I find it?
+fyi segfault in the dataloader workers went away once we pinned pillow
+rank 0 was fine, rank 5 was the one that ran out of host memory
+is the NCCL watchdog timeout 10 minutes by default or 30?
+the job got preempted twice today, we should add --requeue
+I think the sacct state says TIMEOUT not FAILED for that one
+anyone know why torch.load refuses my checkpoint since 2.6? weights_only or something
+thanks! the fix worked, training is past step 20k now
+please don't run scancel on other people's jobs :)
+the rendezvous timed out because the master node was still pulling the image
+"""
+DOCUMENTS = ("README.md", "docs/architecture.md", "docs/coverage.md")
+
+
+def prose_texts(root) -> dict[str, str]:
+    """{name: text} of the chat above and the project's documents under `root`."""
+    return {"chat.txt": CHAT, **{name: (root / name).read_text(encoding="utf-8") for name in DOCUMENTS}}

@@ -3,8 +3,8 @@
 from collections import Counter
 
 import pytest
-from conftest import CORPUS
-from healthy_corpus import healthy_logs
+from conftest import CORPUS, ROOT
+from healthy_corpus import healthy_logs, prose_texts
 
 from signatures import default_library, diagnose, diagnose_sources
 from signatures._cases import run_case
@@ -66,6 +66,18 @@ def test_real_healthy_runs_fire_nothing(matcher, name):
 def test_healthy_logs_as_one_multi_source_job(matcher):
     report = diagnose_sources([source_from_bytes(n, t.encode()) for n, t in HEALTHY.items()], matcher)
     assert report.diagnoses == []
+
+
+PROSE = prose_texts(ROOT)
+
+
+@pytest.mark.parametrize("name", sorted(PROSE))
+def test_prose_about_failures_fires_nothing_and_is_no_log(matcher, name):
+    """A chat message or a document that names failures is neither diagnosed nor called healthy."""
+    report = diagnose_sources([source_from_bytes(name, PROSE[name].encode())], matcher)
+    assert report.diagnoses == [], [(d.signature, d.first_seen) for d in report.diagnoses]
+    assert report.outcome == "not_a_log"
+    assert report.to_json()["not_a_log"]["lines"] == PROSE[name].count("\n")
 
 
 def test_no_literal_makes_healthy_lines_candidates(matcher):

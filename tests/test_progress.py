@@ -4,24 +4,17 @@ the real `denpex` on a pseudo-terminal of a given size."""
 
 from __future__ import annotations
 
-import fcntl
 import gzip
 import os
-import pty
 import re
-import select
-import signal
-import struct
 import subprocess
-import termios
-import time
 
 import pytest
 from conftest import denpex_cmd
+from pty_terminal import ANSI, on_terminal
 
 from bot.cli import PROGRESS_MIN_BYTES
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 FRAME = re.compile(r"scanning .*?([\d.]+)/([\d.]+) MB")
 
 
@@ -38,37 +31,6 @@ def big_gzip(tmp_path_factory):
             fh.flush()
             step += 1
     return path
-
-
-def on_terminal(args: list[str], columns: int = 80, interrupt: bool = False, env: dict | None = None):
-    """Run denpex with stdin, stdout and stderr on a pseudo-terminal `columns` wide; with `interrupt`, press
-    Ctrl-C (SIGINT to its process group, as a terminal does) once the bar has shown. -> (exit status, output)"""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", **(env or {})}  # a terminal says what it is
-    env.pop("COLUMNS", None)
-    proc = subprocess.Popen(
-        denpex_cmd() + args, stdin=slave, stdout=slave, stderr=slave, start_new_session=True, env=env
-    )
-    os.close(slave)
-    out = b""
-    deadline = time.monotonic() + 120
-    interrupted = False
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.1)
-        if ready:
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # the child is gone and the terminal closed
-                break
-            if not data:
-                break
-            out += data
-        if interrupt and not interrupted and len(FRAME.findall(ANSI.sub("", out.decode(errors="replace")))) >= 2:
-            os.killpg(proc.pid, signal.SIGINT)
-            interrupted = True
-    os.close(master)
-    return proc.wait(timeout=30), out.decode(errors="replace")
 
 
 def frames(output: str) -> list[str]:
@@ -103,7 +65,7 @@ def test_the_bar_fits_a_narrow_terminal(big_gzip, columns):
 
 
 def test_ctrl_c_clears_the_bar(big_gzip):
-    status, output = on_terminal(["diagnose", str(big_gzip)], interrupt=True)
+    status, output = on_terminal(["diagnose", str(big_gzip)], interrupt=lambda out: len(FRAME.findall(out)) >= 2)
     assert status == 130
     last_frame = output.rfind("scanning")
     assert last_frame >= 0
