@@ -5,7 +5,17 @@
 #     sh -c 'exec denpex serve --http --port "$DENPEX_PORT"'
 # Configuration: mount a directory holding your denpex.toml (and any extra signature directories it names)
 # at /etc/denpex, e.g. -v "$PWD/denpex:/etc/denpex:ro"; without one the defaults apply.
-# Secrets come from the environment only (SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET).
+# Secrets come from the environment (SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SLACK_SIGNING_SECRET), or from files as
+# Docker and Kubernetes mount secrets: SLACK_BOT_TOKEN_FILE=/run/secrets/slack_bot_token (likewise
+# SLACK_APP_TOKEN_FILE, SLACK_SIGNING_SECRET_FILE, DENPEX_DB_FILE); setting both forms of one is refused.
+# `--job` (and /denpex diagnose <job id>) in a container needs to reach the scheduler. Slurm: slurmrestd (a
+# [clusters.*] restd_url, or restd_socket with the socket mounted, and the JWT in the variable restd_token_env
+# names), or else the Slurm client: this image has none, so install Slurm's client packages in an image built
+# FROM this one and mount /etc/slurm and munge's socket (-v /etc/slurm:/etc/slurm:ro -v /run/munge:/run/munge).
+# Either way the job's log files must be readable at the paths Slurm reports (mount the shared filesystem at the
+# same place). Kubernetes: with api_url and token_env left empty the pod's own service account is used
+# (/var/run/secrets/kubernetes.io/serviceaccount), which needs get/list on pods, pods/log, events and the job
+# kinds. Ray: the dashboard's address (its Jobs API).
 #
 # The base image is pinned by digest. This digest of python:3.11-slim was taken from public Dockerfiles that pin
 # it; it could not be checked against Docker Hub where it was written (no registry reachable). Refresh it with

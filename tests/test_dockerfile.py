@@ -190,3 +190,38 @@ def test_hadolint_is_clean():
         )
     done = subprocess.run([hadolint, str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def comments() -> str:
+    return "\n".join(line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.lstrip().startswith("#"))
+
+
+def test_every_secret_file_variant_it_names_is_read(tmp_path):
+    """The image's notes name *_FILE variants (Docker and Kubernetes secrets as files): settings read each one."""
+    from bot.settings import load_settings
+
+    named = set(re.findall(r"\b([A-Z_]+)_FILE\b", comments()))
+    assert {"SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"} <= named
+    values = {"SLACK_BOT_TOKEN": "xoxb-file", "SLACK_APP_TOKEN": "xapp-1-file", "SLACK_SIGNING_SECRET": "file-secret"}
+    for name, value in values.items():
+        (tmp_path / name).write_text(value + "\n")
+    env = {f"{name}_FILE": str(tmp_path / name) for name in values} | {"DENPEX_DB": str(tmp_path / "d.db")}
+    socket_mode, http = load_settings(http=False, env=env), load_settings(http=True, env=env)
+    assert (socket_mode.bot_token, socket_mode.app_token, http.signing_secret) == tuple(values.values())
+
+
+def test_what_job_needs_in_a_container_is_written_down():
+    """--job in a container: slurmrestd or the Slurm client with munge, the logs' filesystem, Kubernetes' in-cluster
+    service account; the config keys it names are real ones."""
+    notes = comments()
+    for words in ("slurmrestd", "munge", "/etc/slurm", "shared filesystem", "serviceaccount", "Ray"):
+        assert words in notes, words
+    example = (ROOT / "config" / "denpex.example.toml").read_text()
+    for key in ("restd_url", "restd_socket", "restd_token_env", "api_url", "token_env"):
+        assert key in notes and re.search(rf"^{key}\s*=", example, re.M), key
+
+
+def test_the_build_context_keeps_test_data_out():
+    """tests/ (the corpus is tens of MB) and local databases never reach the build context."""
+    for path in ("tests/corpus/blind_r1/runs/001/console.log", "tests/realworld/dev/a.log", "denpex.db-wal"):
+        assert ignored(path, dockerignore()), path
