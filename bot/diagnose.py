@@ -6,17 +6,19 @@ listeners and the responder turn what it returns into messages (bot/render.py) a
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import httpx
 
 import signatures
 from bot import hosts, render
+from bot.config import seconds
 from bot.fetch import FetchError, JobRef, fetch_job, parse_job_ref
 from bot.jobs import job_report, with_baseline
 from bot.metrics import Metrics
@@ -27,6 +29,7 @@ from bot.store import Store, StoreError
 
 log = logging.getLogger("denpex.bot")
 
+UNRECOGNISED_OPEN_FOR = "3d"  # the default of [bot] unrecognised_open_for
 SLASH_TEXT_LIMIT = 4000  # Slack cuts slash-command text here
 TRUNCATION_MARGIN = 50
 MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
@@ -119,6 +122,74 @@ def is_a_paste(text: str) -> bool:
     return len(text.splitlines()) >= 2 or len(text) >= 80
 
 
+R = TypeVar("R", bound=signatures.Report)
+TRACEBACK = "Traceback (most recent call last)"
+PREFIX = re.compile(r"^(?:\[[^\]]{1,24}\]:?\s*|\d+: )*")
+EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?::\s|$)")  # `KeyError: 'label'`, `pkg.WidgetJam: …`, `MemoryError`
+TRACEBACK_SPAN = 400  # lines after a traceback's header looked at for its exception line
+
+
+def with_exception_lines(report: R, sources: Iterable[signatures.Source]) -> R:
+    """An unrecognised failure's error lines with, after each traceback's header, the exception line that ends
+    that traceback (what failed), read again from the sources that hold one; the report as it was otherwise."""
+    wanted: dict[str, set[int]] = {}
+    for group in report.unrecognised:
+        for ln in group.lines:
+            if TRACEBACK in ln.text:
+                wanted.setdefault(ln.source, set()).add(ln.line)
+    if not wanted:
+        return report
+    found: dict[tuple[str, int], signatures.LogLine] = {}
+    for source in sources:
+        if source.name in wanted:
+            found.update(_exception_lines(source, wanted[source.name]))
+    groups = []
+    for group in report.unrecognised:
+        lines = []
+        for ln in group.lines:
+            lines.append(ln)
+            after = found.get((ln.source, ln.line))
+            if after is not None and after not in group.lines:
+                lines.append(after)
+        groups.append(group.model_copy(update={"lines": lines}))
+    return report.model_copy(update={"unrecognised": groups})
+
+
+def _exception_lines(source: signatures.Source, headers: set[int]) -> dict[tuple[str, int], signatures.LogLine]:
+    """For each traceback header (by line number) in `source`: the first line after it, with the same prefix,
+    that is neither a frame nor its code (the exception)."""
+    out: dict[tuple[str, int], signatures.LogLine] = {}
+    open_: dict[int, str] = {}  # header line -> its prefix
+    last = max(headers) + TRACEBACK_SPAN
+    for number, line in enumerate(_lines(source), 1):
+        if number > last:
+            break
+        raw = line.decode("utf-8", "replace").rstrip("\r")
+        prefix = PREFIX.match(raw)
+        head = prefix.group(0) if prefix else ""
+        if number in headers and TRACEBACK in raw:
+            open_[number] = head
+            continue
+        body = raw[len(head) :]
+        for header, want in list(open_.items()):
+            if head == want and EXCEPTION.match(body) and not body.startswith(("File ", "During handling")):
+                out[(source.name, header)] = signatures.LogLine(source=source.name, line=number, text=raw)
+                del open_[header]
+            elif number - header > TRACEBACK_SPAN:
+                del open_[header]
+    return out
+
+
+def _lines(source: signatures.Source) -> Iterator[bytes]:
+    """A source's lines, read a block at a time (bounded memory whatever its size)."""
+    pending = b""
+    for block in itertools.chain([source.head], iter(lambda: source.stream.read(1 << 20), b"")):
+        *complete, pending = (pending + block).split(b"\n")
+        yield from complete
+    if pending:
+        yield pending
+
+
 class Progress(Protocol):
     """How a scan reports what it read (the responder's turns it into message updates)."""
 
@@ -164,7 +235,8 @@ class Diagnoser:
     # -- scans ---------------------------------------------------------------------
 
     def scan_paste(self, body: bytes, progress: Progress) -> signatures.Report:
-        return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher, progress)
+        report = signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher, progress)
+        return with_exception_lines(report, [signatures.source_from_bytes("pasted log", body)])
 
     def scan_job(self, ref: JobRef, progress: Progress) -> signatures.Report:
         """Fetch a job's logs from its cluster, then diagnose them as one job."""
@@ -179,6 +251,9 @@ class Diagnoser:
             progress.phase("Diagnosing")
             budget = self.settings.config.inputs.budget()
             report = job_report(ref, fetched, self.matcher, progress, budget)
+            report = with_exception_lines(
+                report, (s for log in fetched.logs for s in signatures.open_path(log.path, log.name, budget))
+            )
             return with_baseline(report, ref, fetched, self.settings.config, budget)
         finally:
             fetched.cleanup()
@@ -211,14 +286,19 @@ class Diagnoser:
                     digest.update(chunk)
             if got.size == 0:
                 raise signatures.InputError(render.empty_download(name))
-            report = signatures.diagnose_sources(
-                signatures.open_path(got.path, name, self.settings.config.inputs.budget()), self.matcher, progress
-            )
+            budget = self.settings.config.inputs.budget()
+            report = signatures.diagnose_sources(signatures.open_path(got.path, name, budget), self.matcher, progress)
+            report = with_exception_lines(report, signatures.open_path(got.path, name, budget))
             return Downloaded(report, "file:" + digest.hexdigest())
         finally:
             got.remove()
 
     # -- the outcome ---------------------------------------------------------------
+
+    def unrecognised_open_for(self) -> float:
+        """How long an unrecognised failure stays on `/denpex status` (`[bot] unrecognised_open_for`, 3 days by
+        default)."""
+        return seconds(getattr(self.settings.config.bot, "unrecognised_open_for", UNRECOGNISED_OPEN_FOR))
 
     def hosts_text(self) -> str:
         """`/denpex hosts`: the hosts with the most incidents in the window."""

@@ -26,7 +26,7 @@ from slack_sdk.errors import SlackApiError
 import signatures
 from bot.config import Config, seconds
 from bot.fetch import FetchError, fetch_job, parse_job_ref
-from bot.jobs import job_report
+from bot.jobs import finished_line, job_report
 from bot.metrics import Metrics
 from bot.render import followup_announcement, verdict_detail
 from bot.store import Incident, Store
@@ -64,9 +64,16 @@ class Verdict:
     report: signatures.Report | None = None
 
 
-def judge(original: signatures.Report, rerun: signatures.Report, facts, library: signatures.Library) -> Verdict:
+def judge(
+    original: signatures.Report,
+    rerun: signatures.Report,
+    facts,
+    library: signatures.Library,
+    finished: str | None = None,
+) -> Verdict:
     """Compare a rerun's diagnosis and facts with the incident's original diagnosis, by the signatures of
-    `library` (the bot's: bundled plus the site's)."""
+    `library` (the bot's: bundled plus the site's). `finished` is the line of the rerun's log saying training
+    finished, if any: a job with no scheduler state (a `paths` cluster) is judged by its log alone."""
     first = original.top
     sig_id = first.signature if first else None
     again = next((d for d in rerun.diagnoses if d.signature == sig_id), None)
@@ -78,20 +85,24 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
         return Verdict(
             BACK,
             verdict_detail(
-                "fired_again", signature=again.signature, source=where.source, line=where.line, text=where.text[:300]
+                "fired_again", signature=again.signature, source=where.source, line=where.line, text=where.text
             ),
             rerun,
         )
     if state == "COMPLETED" and (facts.exit_code or "0:0").split(":")[0] == "0":
         return Verdict(GONE, verdict_detail("completed", facts=facts.line()), rerun)
+    if not state and finished and rerun.top is None:  # no scheduler to ask: the log says it finished
+        return Verdict(GONE, verdict_detail("log_finished", line=finished), rerun)
     # progress, not state: gone once the rerun trained past the step where the original failed
     before_step, step = original.stats.last_step, rerun.stats.last_step
     if before_step is not None and step is not None:
         if step > before_step:
             return Verdict(GONE, verdict_detail("trained_past", step=step, before=before_step), rerun)
-        if state in RUNNING:
+        if state in RUNNING or (not state and rerun.top is None):  # no state: it may still be running
             return Verdict(
-                NOT_YET, verdict_detail("running_steps", state=state.lower(), step=step, before=before_step), rerun
+                NOT_YET,
+                verdict_detail("running_steps", state=state.lower() or "logging", step=step, before=before_step),
+                rerun,
             )
         if rerun.top is None:  # it ended short of the step, whatever its run time: that proves nothing
             return Verdict(INCONCLUSIVE, verdict_detail("ended_early", state=state or "without a state"), rerun)
@@ -108,6 +119,8 @@ def judge(original: signatures.Report, rerun: signatures.Report, facts, library:
             return Verdict(GONE, verdict_detail("ran_past", elapsed=facts.elapsed, before=elapsed_before), rerun)
     if state in RUNNING:
         return Verdict(NOT_YET, verdict_detail("running", state=state.lower(), facts=facts.line()), rerun)
+    if not state and rerun.top is None:
+        return Verdict(NOT_YET, verdict_detail("log_quiet"), rerun)
     other = rerun.top
     if other:
         return Verdict(
@@ -249,9 +262,10 @@ class FollowUps:
             return Verdict(INCONCLUSIVE, str(exc))
         try:
             rerun = job_report(ref, fetched, self.matcher, budget=self.config.inputs.budget())
+            finished = finished_line(fetched) if not fetched.facts.state else None
         finally:
             fetched.cleanup()
-        return judge(incident.report, rerun, fetched.facts, self.matcher.library)
+        return judge(incident.report, rerun, fetched.facts, self.matcher.library, finished)
 
     def _announcement(self, fu: dict, verdict: Verdict, first_check: bool) -> str | None:
         """What to post in the thread, or None ("still running" is said once, not at every check)."""

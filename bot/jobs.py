@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import signatures
@@ -33,6 +34,27 @@ def job_report(
         notes=fetched.notes,
     )
     return report.model_copy(update={"job": job})
+
+
+FINISHED = re.compile("|".join(signatures.COMPLETION_MARKERS))
+FINISHED_TAIL = 64 << 10  # bytes read from the end of each log for a line saying training finished
+
+
+def finished_line(fetched: FetchResult) -> str | None:
+    """The last line of the fetched logs saying training finished (a completion message as the matcher knows
+    them), read from the end of each plain-text log: what a job with no scheduler state has instead of
+    COMPLETED."""
+    for log in fetched.logs:
+        try:
+            with open(log.path, "rb") as fh:
+                fh.seek(max(0, log.size - FINISHED_TAIL))
+                tail = fh.read(FINISHED_TAIL).decode("utf-8", "replace")
+        except OSError:
+            continue
+        found = [line.strip() for line in tail.splitlines() if FINISHED.search(line)]
+        if found:
+            return found[-1][:300]
+    return None
 
 
 def fetched_report(

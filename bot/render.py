@@ -1,25 +1,40 @@
 """Block Kit messages, as pure functions of a report and the incident's state. No I/O.
 
-Every message stays inside Block Kit's limits by construction (see blockkit.py)
-and every string is passed through the secret masker before it leaves here.
+An answer is two messages: the first screen (`diagnosis_message`: what failed and where, the cause, the fix,
+the first error line, the knock-on, the buttons, and the incident's state as a timeline), kept within
+FIRST_SCREEN_BLOCKS and FIRST_SCREEN_CHARS, and its first reply in the thread (`details_message`: the
+evidence, why that rank, the whole fix, the checklist, the verify command, references). Every message stays
+inside Block Kit's limits by construction (see blockkit.py), every text from a log or a signature is escaped
+for mrkdwn, and every string is passed through the secret masker before it leaves here.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from dataclasses import dataclass, field
 
 from bot.blockkit import (
     BUTTON_VALUE,
     CHECKBOX_OPTIONS,
-    FIELD_TEXT,
+    FIRST_SCREEN_CHARS,
     HEADER_TEXT,
     MAX_TEXT,
+    OPTION_DESCRIPTION,
     OPTION_TEXT,
     SECTION_TEXT,
     clip,
+    clip_words,
+    code,
+    date,
+    epoch_of,
+    escape,
+    link,
+    visible,
 )
 from bot.redact import redact, redact_blocks
-from signatures import Diagnosis, Report, collateral_line, considered_line, render_text
+from bot.slack_files import human_size
+from signatures import Diagnosis, Report, collateral_line, considered_line, rank_ranges, render_text
 
 SEVERITY_EMOJI = {
     "critical": ":red_circle:",
@@ -28,7 +43,10 @@ SEVERITY_EMOJI = {
     "low": ":white_circle:",
 }
 CODE_LIMIT = SECTION_TEXT - 10  # room for the ``` fences
-EVIDENCE_LINES = 8
+EVIDENCE_FRAMES = 3  # traceback frames shown above the cause line
+EVIDENCE_LINE = 220  # characters of one evidence line in the thread
+FIRST_LINE = 150  # characters of the first error line on the first screen
+TIMELINE_STEPS = 5  # steps of the state line shown: Open, then the latest
 
 ACK, FIX, NOT_THIS, MORE, CHECKLIST = (
     "denpex_ack",
@@ -38,6 +56,17 @@ ACK, FIX, NOT_THIS, MORE, CHECKLIST = (
     "denpex_checklist",
 )
 USEFUL, MUTE, UNMUTE, DRAFT = "denpex_useful", "denpex_mute", "denpex_unmute", "denpex_draft"
+CHECKLIST_BLOCK = "denpex_checklist_"  # + the incident id: a checklist in the thread finds its incident by it
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an incident's state line: who did what, when (epoch seconds, None when unknown)."""
+
+    at: float | None
+    kind: str  # acknowledged, disputed, fix, watching, gone, back, inconclusive
+    user: str | None = None
+    detail: str = ""
 
 
 @dataclass
@@ -49,10 +78,62 @@ class MessageState:
     not_this: list[tuple[str, str]] = field(default_factory=list)
     checked: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
-    followups: list[str] = field(default_factory=list)  # one line per follow-up: what is watched, what was seen
+    followups: list[str] = field(default_factory=list)  # one line per follow-up (kept for callers; see steps)
     useful: list[str] = field(default_factory=list)  # user ids
     what_it_was: list[tuple[str, str | None, str | None]] = field(default_factory=list)  # Not this: user, class, note
     muted: tuple[str, str] | None = None  # (user id, when)
+    opened_at: float | None = None
+    steps: list[Step] = field(default_factory=list)  # the state line, in time order (see timeline_steps)
+    ticked_by: dict[int, str] = field(default_factory=dict)  # checklist item -> who ticked it
+
+
+# -- text hygiene ----------------------------------------------------------------------------------------
+
+_BYTES = re.compile(r"\b(\d{7,}) ?bytes\b")
+_UNKNOWN = re.compile(r"\bunknown\b")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`])")
+_RANK_PREFIX = re.compile(r"^(?:\[(?:rank|default|r|slot)?\d+\]:?\s*|\d+: )+")
+_CARETS = re.compile(r"^\s*[\^~]+\s*$")
+_FRAME = re.compile(r'^\s*File "')
+
+
+def _humane(text: str) -> str:
+    """Our sentences with large byte counts in units and without the 'unknown' an empty template field leaves
+    (the clause that held it goes; a sentence that was nothing else goes too)."""
+    text = _BYTES.sub(lambda m: human_size(int(m.group(1))), text)
+    if not _UNKNOWN.search(text):
+        return text
+    text = re.sub(r"\s*\([^()]*\bunknown\b[^()]*\)", "", text)
+    kept = []
+    for sentence in _SENTENCE.split(text):
+        if not _UNKNOWN.search(sentence):
+            kept.append(sentence)
+            continue
+        clauses = [c for c in re.split(r"(?<=[:;,])\s+", sentence) if not _UNKNOWN.search(c)]
+        if clauses and len(" ".join(clauses)) > 20:
+            kept.append(" ".join(clauses).rstrip(":;,. ") + ".")
+    return " ".join(kept)
+
+
+def _first_sentence(text: str) -> str:
+    return _SENTENCE.split(text.strip(), 1)[0] if text.strip() else ""
+
+
+def _ranks(ranks: list[int]) -> str:
+    """'rank 3' / 'ranks 0, 3–4' (exact, en dashes for runs)."""
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    return "ranks " + rank_ranges(ranks).replace("-", "–")
+
+
+def _bare(line: str) -> str:
+    """A log line without the launcher's rank prefix (the rank is said in words next to it)."""
+    return _RANK_PREFIX.sub("", line.strip())
+
+
+def _pre(lines: list[str], limit: int = CODE_LIMIT) -> str:
+    body = escape("\n".join(line.replace("```", "'''") for line in lines))
+    return "```" + clip(body, limit) + "```"
 
 
 def _mrkdwn(text: str, limit: int = SECTION_TEXT) -> dict:
@@ -63,9 +144,8 @@ def _section(text: str) -> dict:
     return {"type": "section", "text": _mrkdwn(text)}
 
 
-def _code(lines: list[str], limit: int = CODE_LIMIT) -> str:
-    body = "\n".join(line.replace("```", "'''") for line in lines)
-    return "```" + clip(body, limit) + "```"
+def _header(text: str) -> dict:
+    return {"type": "header", "text": {"type": "plain_text", "text": clip_words(text, HEADER_TEXT), "emoji": True}}
 
 
 def _context(texts: list[str]) -> dict:
@@ -84,15 +164,420 @@ def _button(text: str, action_id: str, value: str, style: str | None = None) -> 
     return button
 
 
-def _where(d: Diagnosis) -> str:
-    rank = d.initiating_rank
-    if rank is not None:
-        who = f"rank {rank}"
-    elif len(d.ranks) > 1:
-        who = "every rank alike"
+# commands that may stand alone in prose ("check with nvidia-smi"), and words that are commands only with an
+# argument after them ("df -h", not "the quota")
+_COMMANDS = (
+    "nvidia-smi|dmesg|scontrol|sacct|squeue|sinfo|scancel|srun|sbatch|kubectl|ulimit|namei|lfs|mmlsquota|ibstat|"
+    "ibv_devinfo|findmnt|lsof|netstat|nslookup|journalctl|systemctl|nvcc|ldd|strace|gdb|py-spy|getent|"
+    "huggingface-cli|nccl-tests|fuser|sysctl|torchrun"
+)
+_COMMANDS_WITH_ARGS = "df|du|free|ls|chmod|chown|pip|python3?|ip|mount|ss|dig|curl|git|grep|ps|kill|export|rm|mkdir|touch|tail|head|stat|quota"
+_ARG = r"(?:\s+(?:-{1,2}[\w-]+(?:=\S+?)?|<[^>\s]+>|\$\w+|/\S+?|\S+=\S+?)(?=[\s,;)]|\.\s|\.$|$))"
+_COMMAND = re.compile(
+    rf"(?<![\w`-])(?:(?:{_COMMANDS})(?:\s+[a-z][\w-]*(?={_ARG}))?{_ARG}*|(?:{_COMMANDS_WITH_ARGS})(?:\s+[a-z][\w-]*(?={_ARG}))?{_ARG}+"
+    r"|[A-Z][A-Z0-9_]{2,}=[^\s,;)]+?(?=[\s,;)]|\.\s|\.$|$)|(?:[\w.]+)?\.?[a-z_][\w.]*\(\)(?:\.[\w.]+\(\))*)(?![\w`])"
+)
+
+
+def _with_code(text: str) -> str:
+    """Our prose, escaped, with the commands, settings and calls it names in code (copy-paste must work)."""
+    if "`" in text:  # the signature's author marked them already
+        return escape(text)
+    out, pos = [], 0
+    for m in _COMMAND.finditer(text):
+        out += [escape(text[pos : m.start()]), code(m.group(0))]
+        pos = m.end()
+    return "".join(out) + escape(text[pos:])
+
+
+def fix_bullets(fix: str) -> list[str]:
+    """A signature's fix as 2–4 bullets (its sentences; the tail of a longer one joins the last)."""
+    sentences = [s.strip() for s in _SENTENCE.split(_humane(fix).strip()) if s.strip()]
+    if len(sentences) == 1 and "; " in sentences[0]:
+        sentences = [s.strip() for s in sentences[0].split("; ")]
+    if len(sentences) > 4:
+        sentences = sentences[:3] + [" ".join(sentences[3:])]
+    return sentences
+
+
+# -- the state line ----------------------------------------------------------------------------------------
+
+STEP_WORDS = {
+    "acknowledged": ":eyes: Acked by {user}",
+    "disputed": ":no_entry_sign: Disputed by {user}",
+    "fix": ":wrench: Fix applied by {user}{detail}",
+    "watching": ":mag: Watching rerun {detail}",
+    "gone": ":white_check_mark: Gone",
+    "back": ":x: Back",
+    "inconclusive": ":hourglass: Inconclusive",
+}
+
+
+def timeline_steps(actions: list[dict], followups: list[dict]) -> list[Step]:
+    """The incident's state line from what was recorded: button presses (the store's actions) and follow-ups,
+    in time order, each (step, person, detail) once: the same person pressing twice records once."""
+    steps: list[Step] = []
+    notes = {a["user_id"]: a["value"] for a in actions if a["action"] == "fix_note" and a["value"]}
+    for a in actions:
+        kind = {"acknowledge": "acknowledged", "not_this": "disputed", "fix_applied": "fix"}.get(a["action"])
+        if kind == "fix" and a["value"]:
+            continue  # a fix with a rerun is shown as its watch
+        if kind:
+            note = notes.get(a["user_id"], "") if kind == "fix" else ""
+            steps.append(Step(epoch_of(a["at"]), kind, a["user_id"], note))
+    for fu in followups:
+        steps.append(Step(epoch_of(fu["created_at"]), "watching", fu["requested_by"], fu["job"]))
+        if fu["status"] == "done" and fu["verdict"] in ("gone", "back", "inconclusive"):
+            steps.append(Step(epoch_of(fu["updated_at"]), fu["verdict"], None, fu["job"]))
+    seen, unique = set(), []
+    for step in sorted(steps, key=lambda s: s.at or 0.0):
+        key = (step.kind, step.user, step.detail)
+        if key not in seen:
+            seen.add(key)
+            unique.append(step)
+    return unique
+
+
+def _step_text(step: Step, said: dict[str, str]) -> str:
+    """One step in words; a Not this says what its presser said it was (`said`: user -> words)."""
+    user = f"<@{step.user}>" if step.user else "someone"
+    if step.kind == "watching":
+        detail = code(step.detail)
+    elif step.kind == "fix" and step.detail:
+        detail = f" ({escape(clip_words(step.detail, 40))})"
     else:
-        who = "no single rank (job-wide)"
-    return who + (f" on `{d.host}`" if d.host else "")
+        detail = ""
+    text = STEP_WORDS[step.kind].format(user=user, detail=detail)
+    if step.kind == "disputed" and step.user in said:
+        text += f" ({said[step.user]})"
+    return text + (f" {date(step.at, '{time}')}" if step.at else "")
+
+
+def _what_it_was(state: MessageState) -> dict[str, str]:
+    """What each person who said Not this said it was: `class`: note."""
+    said = {}
+    for user, cls, note in state.what_it_was:
+        words = "it was " + (code(cls) if cls else "something else")
+        said[user] = words + (f": {escape(clip_words(note, 60))}" if note else "")
+    return said
+
+
+def _steps_of(state: MessageState) -> list[Step]:
+    """The state's steps; a state built by hand (tests, older callers) has its presses as lists instead."""
+    if state.steps:
+        return state.steps
+    legacy = [("acknowledged", state.acknowledged), ("disputed", state.not_this), ("fix", state.fix_applied)]
+    steps = [Step(epoch_of(when), kind, user) for kind, rows in legacy for user, when in rows]
+    unique: dict[tuple, Step] = {}
+    for step in steps:
+        unique.setdefault((step.kind, step.user), step)
+    return sorted(unique.values(), key=lambda s: s.at or 0.0)
+
+
+def _phase(steps: list[Step]) -> str:
+    """Where the incident stands: open, disputed, back or resolved (the last that happened)."""
+    phase = "open"
+    for step in steps:
+        if step.kind == "disputed" and phase == "open":
+            phase = "disputed"
+        elif step.kind == "back":
+            phase = "back"
+        elif step.kind == "gone":
+            phase = "resolved"
+    return phase
+
+
+PHASE_HEADERS = {
+    "open": "",
+    "disputed": "Disputed: ",
+    "back": ":x: Back: ",
+    "resolved": ":white_check_mark: Resolved: ",
+}
+
+
+def _state_line(state: MessageState) -> str:
+    steps = _steps_of(state)
+    shown = [f"Open {date(state.opened_at, '{time}')}" if state.opened_at else "Open"]
+    said = _what_it_was(state)
+    texts = [_step_text(s, said) for s in steps]
+    if len(texts) > TIMELINE_STEPS - 1:
+        texts = ["…"] + texts[-(TIMELINE_STEPS - 2) :]
+    line = " → ".join(shown + texts)
+    extras = []
+    if state.useful:
+        names = ", ".join(f"<@{u}>" for u in state.useful[:3])
+        extras.append(f":+1: Useful to {names}" + (f" +{len(state.useful) - 3}" if len(state.useful) > 3 else ""))
+    if state.muted:
+        extras.append(f":mute: muted by <@{state.muted[0]}>")
+    return line + ("  ·  " + "  ·  ".join(extras) if extras else "")
+
+
+# -- the first screen -----------------------------------------------------------------------------------------
+
+
+def _short_title(title: str) -> str:
+    """A title for a header: whole when short ('Checkpoint write failed: no space left on device'), else the
+    part before its explanation ('CUDA out of memory: the PyTorch caching allocator…' -> 'CUDA out of memory')."""
+    title = re.sub(r"\s*\([^)]*\)", "", title).strip()
+    head = title.split(": ", 1)[0].strip()
+    if len(title) <= 60 or len(head) < 8:
+        return clip_words(title, 80)
+    return head
+
+
+def _where(d: Diagnosis) -> str:
+    if d.initiating_rank is not None:
+        who = f"rank {d.initiating_rank}"
+    elif len(d.ranks) > 1:
+        who = "every rank"
+    else:
+        who = "the whole job"
+    return who + (f" · {d.host}" if d.host else "")
+
+
+def _why(d: Diagnosis, limit: int) -> str:
+    """Why this rank, in a line: the attribution's first reason (a bare 'first seen', or a job-wide failure
+    that only repeats the title, is said in words)."""
+    a = d.attribution
+    reason = a.reasons[0].text if a.reasons else ""
+    if a.rule == "job_wide":
+        reason = "it stops the whole job, not one rank"
+    elif reason.startswith("first seen:") or not reason:
+        reason = (
+            f"rank {d.initiating_rank}'s own error came first" if d.initiating_rank is not None else "the job's error"
+        )
+        if d.collateral:
+            reason += "; the other ranks only failed after it"
+    return f"{escape(clip_words(_humane(reason), limit))} ({a.confidence} confidence)"
+
+
+def _after(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    return (
+        " right after"
+        if seconds < 1
+        else f" {seconds:.0f} s later"
+        if seconds < 120
+        else f" {seconds / 60:.0f} min later"
+    )
+
+
+def _knock_on(report: Report, d: Diagnosis) -> str:
+    """The knock-on failures in one line (those of the same ranks together), and the ranks that printed
+    nothing at all."""
+    groups: dict[tuple[int, ...], list] = {}
+    for c in d.collateral:
+        groups.setdefault(tuple(c.ranks), []).append(c)
+    parts = []
+    for ranks, found in list(groups.items())[:2]:
+        titles = " then ".join(escape(clip_words(_short_title(c.title), 40)) for c in found[:2])
+        parts.append(f"{_ranks(list(ranks)) if ranks else 'the job'}: {titles},{_after(found[0].seconds_after)}")
+    if len(groups) > 2:
+        parts.append(f"{len(groups) - 2} more")
+    seen = report.stats.ranks
+    missing = sorted(set(range(max(seen) + 1)) - set(seen)) if seen else []
+    if missing and d.collateral:
+        parts.append(f"no output from {_ranks(missing)}")
+    return ":arrow_heading_down: *Knock-on (not the cause):* " + "; ".join(parts) if parts else ""
+
+
+def _stats(report: Report, source: str) -> str:
+    s = report.stats
+    ranks = _ranks(s.ranks) if s.ranks else "no ranks seen"
+    return (
+        f"{code(clip(source, 60))} · {human_size(s.bytes)} · {s.lines:,} lines · {ranks} · scanned in {s.seconds:.1f} s"
+    )
+
+
+def _buttons(state: MessageState, diagnosed: bool = True) -> dict:
+    """Acknowledge (until someone has: then the state line says who), Fix applied… and Useful and Not this (a
+    diagnosis only: an unrecognised answer claims nothing to dispute), More evidence, Mute or Unmute, and Draft
+    a signature (an unrecognised failure, or a diagnosis someone said is not the cause)."""
+    value = str(state.incident_id)
+    steps = _steps_of(state)
+    elements = [] if any(s.kind == "acknowledged" for s in steps) else [_button("Acknowledge", ACK, value, "primary")]
+    if diagnosed:
+        elements += [_button("Fix applied…", FIX, value), _button("Useful", USEFUL, value)]
+        elements.append(_button("Not this", NOT_THIS, value, "danger"))
+    elements.append(_button("More evidence", MORE, value))
+    elements.append(_button("Unmute", UNMUTE, value) if state.muted else _button("Mute", MUTE, value))
+    if not diagnosed or state.not_this or any(s.kind == "disputed" for s in steps):
+        elements.append(_button("Draft a signature", DRAFT, value))
+    return {"type": "actions", "block_id": "denpex_buttons", "elements": elements}
+
+
+def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[dict]]:
+    """The answer's first screen: a diagnosis, an unrecognised failure, or healthy."""
+    top = report.top
+    if top is not None:  # report.outcome == "diagnosed"
+        text, blocks = _diagnosis(report, top, state)
+    elif report.outcome == "unrecognised":
+        text, blocks = _unrecognised(report, state)
+    else:
+        text, blocks = healthy_message(report, state.source, state.notes)
+    return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
+
+
+def healthy_message(report: Report, source: str, notes: list[str]) -> tuple[str, list[dict]]:
+    text = f"No failure found in {source}."
+    blocks = [
+        _section(
+            ":white_check_mark: *No failure found.* No signature fired and no line looks like an error.\n"
+            + _stats(report, source)
+        )
+    ]
+    context = _job_line(report) + notes
+    if context:
+        blocks.append(_context(context))
+    return text, blocks
+
+
+def _job_line(report: Report) -> list[str]:
+    job = report.job
+    if not job:
+        return []
+    return [f":file_cabinet: *{escape(job.cluster)}*: {escape(job.summary)}"] + [
+        f"note: {escape(n)}" for n in job.notes[:3]
+    ]
+
+
+def _diagnosis(report: Report, d: Diagnosis, state: MessageState) -> tuple[str, list[dict]]:
+    """The first screen of a diagnosis, tightened until it fits FIRST_SCREEN_CHARS."""
+    for scale in (1.0, 0.75, 0.5, 0.3):
+        text, blocks = _diagnosis_at(report, d, state, scale)
+        if len(visible(blocks)) <= FIRST_SCREEN_CHARS:
+            break
+    return text, blocks
+
+
+def _diagnosis_at(report: Report, d: Diagnosis, state: MessageState, scale: float) -> tuple[str, list[dict]]:
+    fs = d.first_seen
+    title = _short_title(d.title)
+    phase = _phase(_steps_of(state))
+    header = f"{SEVERITY_EMOJI.get(d.severity, '')} {PHASE_HEADERS[phase]}{title} on {_where(d)}"
+    bullets = fix_bullets(d.fix)
+    more = f" _(+{len(bullets) - 1} more in the thread)_" if len(bullets) > 1 else ""
+    cause = (
+        f"*Cause:* {escape(clip_words(_humane(_first_sentence(d.summary)), int(180 * scale)))}\n"
+        f"*Why{' rank ' + str(d.initiating_rank) if d.initiating_rank is not None else ''}:* "
+        f"{_why(d, int(130 * scale))}\n"
+        f"*Fix:* {_with_code(clip_words(bullets[0], int(150 * scale))) if bullets else ''}{more}"
+    )
+    when = f" · {date(epoch, '{date_short_pretty} {time_secs}')}" if (epoch := epoch_of(fs.time)) else ""
+    where = code(f"{fs.source.rsplit('/', 1)[-1]}:{fs.line}")
+    blocks: list[dict] = [
+        _header(header),
+        _context([_state_line(state)]),
+        _section(cause),
+        _section(f"*First error* {where}{when}\n{_pre([clip_words(_bare(fs.text), int(FIRST_LINE * scale))])}"),
+    ]
+    knock_on = _knock_on(report, d)
+    if knock_on:
+        blocks.append(_context([clip_words(knock_on, int(300 * scale))]))
+    blocks.append(_buttons(state))
+    footer = [_stats(report, state.source) + " · the evidence and checklist are in the thread"]
+    footer += [clip_words(n, int(400 * scale)) for n in state.notes]  # the bot's own sentences (render's)
+    blocks.append(_context([" \n".join(footer)]))
+    rank = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
+    text = f"{d.title}{rank}: {_first_sentence(d.summary)}"
+    return text, blocks
+
+
+# -- the reply in the thread -------------------------------------------------------------------------------
+
+
+ROLE_WORDS = {"initiating": "cause", "same_failure": "same failure", "related": "related", "launcher": "launcher"}
+
+
+def evidence_lines(d: Diagnosis) -> list[str]:
+    """The evidence as one reads it: the cause line with the frames above it (caret lines gone), the same error
+    on other ranks collapsed into one line, then what else was kept, each with its role in words; no line
+    twice."""
+    lines: list[str] = []
+    shown: set[str] = set()
+    cause = next((e for e in d.evidence if e.kind == "initiating"), None)
+    cause_text = _bare(cause.text if cause else d.first_seen.text)
+    rank = cause.rank if cause else d.initiating_rank
+    where = f"{(cause.source if cause else d.first_seen.source).rsplit('/', 1)[-1]}:{cause.line if cause else d.first_seen.line}"
+    lines.append(f"cause — {'rank ' + str(rank) + ', ' if rank is not None else ''}{where}")
+    context = [c for c in (cause.context or []) if not _CARETS.match(_bare(c))] if cause else []
+    frame_starts = [i for i, c in enumerate(context) if _FRAME.match(_bare(c))]
+    if len(frame_starts) > EVIDENCE_FRAMES:
+        context = context[frame_starts[-EVIDENCE_FRAMES] :]
+    lines += ["    " + clip_words(_bare(c).strip(), EVIDENCE_LINE) for c in context]
+    lines.append("  " + clip_words(cause_text, EVIDENCE_LINE))
+    shown.add(cause_text)
+    same: dict[str, list[int]] = {}
+    rest = []
+    for e in d.evidence:
+        if e is cause:
+            continue
+        text = _bare(e.text)
+        if e.kind in ("initiating", "same_failure") and _masked(text) == _masked(cause_text) and e.rank is not None:
+            same.setdefault("", []).append(e.rank)
+        elif text not in shown:
+            shown.add(text)
+            rest.append(e)
+    others = sorted(set(same.get("", [])) - ({rank} if rank is not None else set()))
+    if others:
+        lines.append(f"same on {_ranks(others)}")
+    for e in rest[:6]:
+        role = ROLE_WORDS.get(e.kind, e.kind.replace("_", " "))
+        who = f"rank {e.rank}, " if e.rank is not None else ""
+        lines.append(f"{role} — {who}{e.source.rsplit('/', 1)[-1]}:{e.line}")
+        lines.append("  " + clip_words(_bare(e.text), EVIDENCE_LINE))
+    return lines
+
+
+def _masked(text: str) -> str:
+    return re.sub(r"\d+", "N", text)
+
+
+def _checklist_item(item: str) -> tuple[str, str | None]:
+    """A checklist item as a checkbox: a label of at most 75 characters, the rest in the option's description
+    (75 more; Block Kit's option object)."""
+    if len(item) <= OPTION_TEXT:
+        return item, None
+    cut = max((item.rfind(sep, 0, OPTION_TEXT - 1) for sep in (" (", ", ", "; ", ": ", " — ")), default=-1)
+    if cut < OPTION_TEXT // 3:
+        cut = item.rfind(" ", 0, OPTION_TEXT - 1)
+    label = item[:cut].rstrip(" ,;:") + ("…" if item[cut] == " " else "")
+    rest = item[cut:].lstrip(" ,;:—")
+    return clip(label, OPTION_TEXT), clip_words(rest, OPTION_DESCRIPTION)
+
+
+def _checklist(d: Diagnosis, state: MessageState) -> list[dict]:
+    options = []
+    for i, item in enumerate(d.checklist[:CHECKBOX_OPTIONS]):
+        label, more = _checklist_item(_humane(item))
+        option: dict = {"text": {"type": "plain_text", "text": label}, "value": str(i)}
+        if more:
+            option["description"] = {"type": "plain_text", "text": more}
+        options.append(option)
+    checkboxes: dict = {"type": "checkboxes", "action_id": CHECKLIST, "options": options}
+    initial = [options[i] for i in sorted(state.checked) if i < len(options)]
+    if initial:
+        checkboxes["initial_options"] = initial
+    blocks = [
+        _section("*Confirm it* (tick what you checked; it counts for this signature's track record)"),
+        {"type": "actions", "block_id": f"{CHECKLIST_BLOCK}{state.incident_id}", "elements": [checkboxes]},
+    ]
+    ticked = [f"{i + 1} by <@{u}>" for i, u in sorted(state.ticked_by.items()) if i in state.checked]
+    if ticked:
+        blocks.append(_context([":ballot_box_with_check: Ticked: " + ", ".join(ticked[:10])]))
+    return blocks
+
+
+def _why_all(report: Report, d: Diagnosis) -> str:
+    parts = []
+    a = d.attribution
+    if a.reasons:
+        parts.append("*Why this rank:* " + escape("; ".join(_humane(r.text) for r in a.reasons[:3])))
+    parts.append(f":mag: {escape(considered_line(report))}")
+    if d.action in REQUEUE:
+        parts.append(f"{REQUEUE[d.action]}: {escape(d.action_reason)}")
+    return clip("\n".join(parts), 2900)
 
 
 REQUEUE = {
@@ -102,154 +587,43 @@ REQUEUE = {
 }
 
 
-def _why(report: Report, d: Diagnosis) -> str:
-    """A few lines under Started on: why this rank, how sure, what else was considered and set aside, and
-    whether to just requeue."""
-    parts = []
-    a = d.attribution
-    if a.reasons:
-        parts.append(f"*Why:* {'; '.join(r.text for r in a.reasons[:2])}")
-    parts.append(f":mag: {considered_line(report)}")  # with the confidence
-    if d.action in REQUEUE:
-        parts.append(f"{REQUEUE[d.action]}: {d.action_reason}")
-    return clip("\n".join(parts), 2900)
+def _references(d: Diagnosis) -> str:
+    labels = []
+    for url in d.references[:4]:
+        host = re.sub(r"^https?://(www\.)?", "", url).split("/", 1)[0]
+        labels.append(link(url, host))
+    return ":books: " + " · ".join(labels) if labels else ""
 
 
-def _status_lines(state: MessageState) -> list[str]:
-    lines = list(state.followups)
-    lines += [f":eyes: Acknowledged by <@{u}> at {t}" for u, t in state.acknowledged]
-    lines += [f":wrench: Fix applied by <@{u}> at {t}" for u, t in state.fix_applied]
-    lines += [f":no_entry_sign: <@{u}> says this is not the cause ({t})" for u, t in state.not_this]
-    lines += [
-        f":label: <@{u}> says it was "
-        + (f"`{cls}`" if cls else "something else")
-        + (f": {clip(note, 300)}" if note else "")
-        for u, cls, note in state.what_it_was
-    ]
-    if state.useful:
-        lines.append(":+1: Useful to " + ", ".join(f"<@{u}>" for u in state.useful[:20]))
-    if state.muted:
-        lines.append(
-            f":mute: Follow-ups and watch alerts muted in this thread by <@{state.muted[0]}> ({state.muted[1]})"
-        )
-    return lines
-
-
-def _job_line(report: Report) -> list[str]:
-    job = report.job
-    if not job:
-        return []
-    return [f":file_cabinet: *{job.cluster}*: {job.summary}"] + [f"note: {n}" for n in job.notes[:3]]
-
-
-def _stats(report: Report, source: str) -> str:
-    s = report.stats
-    ranks = s.ranks
-    rank_text = (
-        f"ranks {ranks[0]}-{ranks[-1]}" if len(ranks) > 1 else (f"rank {ranks[0]}" if ranks else "no ranks seen")
-    )
-    return (
-        f"`{clip(source, 200)}` · {s.bytes / 1e6:.1f} MB · {s.lines:,} lines · {rank_text} · "
-        f"scanned in {s.seconds:.1f}s"
-    )
-
-
-def _buttons(state: MessageState, diagnosed: bool = True) -> dict:
-    """Acknowledge, Fix applied… and Useful (a diagnosis only), Not this, More evidence, Mute or Unmute, and
-    Draft a signature (an unrecognised failure, or a diagnosis someone said is not the cause)."""
-    value = str(state.incident_id)
-    elements = [_button("Acknowledge", ACK, value, "primary")]
-    if diagnosed:
-        elements += [_button("Fix applied…", FIX, value), _button("Useful", USEFUL, value)]
-    elements += [_button("Not this", NOT_THIS, value, "danger"), _button("More evidence", MORE, value)]
-    elements.append(_button("Unmute", UNMUTE, value) if state.muted else _button("Mute", MUTE, value))
-    if not diagnosed or state.not_this:
-        elements.append(_button("Draft a signature", DRAFT, value))
-    return {"type": "actions", "block_id": "denpex_buttons", "elements": elements}
-
-
-def _checklist(items: list[str], state: MessageState) -> list[dict]:
-    items = items[:CHECKBOX_OPTIONS]
-    numbered = "\n".join(f"{i + 1}. {item}" for i, item in enumerate(items))
-    options = [
-        {"text": {"type": "plain_text", "text": clip(f"{i + 1}. {item}", OPTION_TEXT)}, "value": str(i)}
-        for i, item in enumerate(items)
-    ]
-    checkboxes = {"type": "checkboxes", "action_id": CHECKLIST, "options": options}
-    initial = [options[i] for i in sorted(state.checked) if i < len(options)]
-    if initial:
-        checkboxes["initial_options"] = initial
-    return [
-        _section("*Confirm it*\n" + numbered),
-        {"type": "actions", "block_id": "denpex_checklist", "elements": [checkboxes]},
-    ]
-
-
-def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[dict]]:
-    """The answer in the thread: diagnosis, unrecognised failure, or healthy."""
-    top = report.top
-    if top is not None:  # report.outcome == "diagnosed"
-        text, blocks = _diagnosis(report, top, state)
-    elif report.outcome == "unrecognised":
-        text, blocks = _unrecognised(report, state)
-    else:
-        text = f"No failure found in {state.source}."
+def details_message(report: Report, state: MessageState) -> tuple[str, list[dict]] | None:
+    """The answer's first reply in its thread: everything the first screen leaves out. None when there is
+    nothing more to say (a healthy log)."""
+    d = report.top
+    if d is not None:
         blocks = [
-            _section(
-                f":white_check_mark: *No failure found.* No signature fired and no line looks like an "
-                f"error.\n{_stats(report, state.source)}"
-            )
+            _section("*Evidence*\n" + _pre(evidence_lines(d))),
+            _context([_why_all(report, d)]),
+            _section("*Fix*\n" + "\n".join(f"• {_with_code(b)}" for b in fix_bullets(d.fix))),
+            *_baseline(report),
+            *_checklist(d, state),
+            _section(f"*Verify*\n{code(d.verify)}"),
         ]
-        if report.job:
-            blocks.append(_context(_job_line(report)))
-        if state.notes:
-            blocks.append(_context(state.notes))
+        footer = [_references(d)] + _job_line(report)
+        if len(report.diagnoses) > 1:
+            footer.append(
+                "Also seen, later or independent: " + ", ".join(code(o.signature) for o in report.diagnoses[1:4])
+            )
+        blocks.append(_context([t for t in footer if t] or ["denpex"]))
+        text = f"Evidence, fix and checklist for {_short_title(d.title)}"
+    elif report.outcome == "unrecognised":
+        lines = _unrecognised_lines(report)
+        if len(lines) <= UNRECOGNISED_SHOWN and not report.baseline:
+            return None
+        blocks = [*_baseline(report), _section("*Every rank's first errors*\n" + _pre(lines))]
+        text = "The first errors of every rank"
+    else:
+        return None
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
-
-
-def _diagnosis(report: Report, d: Diagnosis, state: MessageState) -> tuple[str, list[dict]]:
-    fs = d.first_seen
-    header = f"{d.title} · {d.severity}"
-    blocks: list[dict] = [
-        {"type": "header", "text": {"type": "plain_text", "text": clip(header, HEADER_TEXT), "emoji": True}},
-        _section(f"{SEVERITY_EMOJI.get(d.severity, '')} {d.summary}"),
-        {
-            "type": "section",
-            "fields": [
-                _mrkdwn(f"*Started on*\n{_where(d)}", FIELD_TEXT),
-                _mrkdwn(f"*Signature*\n`{d.signature}` ({d.class_})", FIELD_TEXT),
-                _mrkdwn(f"*First seen*\n`{clip(fs.source, 300)}:{fs.line}`", FIELD_TEXT),
-                _mrkdwn(f"*When*\n{fs.time or 'no timestamp'}{' (inferred)' if fs.time_inferred else ''}", FIELD_TEXT),
-            ],
-        },
-        _section("*First evidence*\n" + _code([fs.text], CODE_LIMIT - 30)),
-    ]
-    why = _why(report, d)
-    if why:
-        blocks.insert(3, _context([why]))
-    if d.collateral:
-        lines = "\n".join(f"• {collateral_line(c)}" for c in d.collateral[:8])
-        blocks.append(_section(f"*Knock-on failures (not the cause)*\n{lines}"))
-    excerpt: list[str] = []
-    for ev in d.evidence:
-        excerpt += (ev.context or [])[-4:] + [f"{ev.source.rsplit('/', 1)[-1]}:{ev.line}  {ev.text}"]
-        excerpt += (ev.context_after or [])[:2]
-        if len(excerpt) >= EVIDENCE_LINES * 2:
-            break
-    blocks.append(_section("*Evidence*\n" + _code([clip(line, 400) for line in excerpt])))
-    blocks += _baseline(report)
-    blocks.append(_section(f"*Fix*\n{d.fix}"))
-    blocks += _checklist(d.checklist, state)
-    blocks.append(_section(f"*Verify*\n`{d.verify}`"))
-    blocks.append(_buttons(state))
-    context = _job_line(report) + [_stats(report, state.source)] + _status_lines(state) + state.notes
-    if len(report.diagnoses) > 1:
-        others = ", ".join(f"`{o.signature}`" for o in report.diagnoses[1:4])
-        context.append(f"Also seen, later or independent: {others}")
-    blocks.append(_context(context))
-    rank = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
-    text = f"{d.title}{rank}: {d.summary}"
-    return text, blocks
 
 
 def _baseline(report: Report) -> list[dict]:
@@ -261,90 +635,162 @@ def _baseline(report: Report) -> list[dict]:
     good = ", ".join(diff.good[:2]) + (f" and {len(diff.good) - 2} more" if len(diff.good) > 2 else "")
     lines = [
         f"[{'rank ' + str(n.rank) if n.rank is not None else 'no rank'}] "
-        f"{n.source.rsplit('/', 1)[-1]}:{n.line}  {clip(n.text, 300)}"
+        f"{n.source.rsplit('/', 1)[-1]}:{n.line}  {clip_words(n.text, 300)}"
         for n in diff.new[:6]
     ]
-    head = f"*New since the good run* ({clip(good, 200)}): {diff.new_total} message(s) it never printed; first:"
-    return [_section(head + "\n" + _code(lines))]
+    head = f"*New since the good run* ({escape(clip(good, 200))}): {diff.new_total} message(s) it never printed; first:"
+    return [_section(head + "\n" + _pre(lines))]
 
 
-def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]:
+# -- an unrecognised failure -----------------------------------------------------------------------------------
+
+UNRECOGNISED_SHOWN = 6  # error lines on the first screen; the rest in the thread
+_LAUNCHER = re.compile(
+    r"ChildFailedError|torch[./]distributed[./](?:elastic|run)|failed \(exitcode|exitcode\s*:|Root Cause|"
+    r"srun: error|slurmstepd|CANCELLED AT|task \d+ exited|Sending process \d+ closing signal|SignalException|"
+    r"mp\.spawn|ProcessExitedException|process \d+ terminated with",
+    re.I,
+)
+_TRACEBACK = "Traceback (most recent call last)"
+
+
+def _unrecognised_lines(report: Report) -> list[str]:
+    """The first error-like lines of each rank, as they read: rank, file:line, the line without its prefix; a
+    traceback's header says nothing of what failed and is left out."""
     lines = []
     for group in report.unrecognised[:8]:
         label = f"rank {group.rank}" if group.rank is not None else "no rank"
-        lines += [f"[{label}] {ln.source.rsplit('/', 1)[-1]}:{ln.line}  {clip(ln.text, 300)}" for ln in group.lines[:3]]
+        kept = [ln for ln in group.lines if _TRACEBACK not in ln.text][:3]
+        if not kept and group.lines:
+            lines.append(f"{label}  a traceback whose exception line is not an error word: see More evidence")
+        lines += [
+            f"{label}  {ln.source.rsplit('/', 1)[-1]}:{ln.line}  {clip_words(_bare(ln.text), 200)}" for ln in kept
+        ]
+    return lines
+
+
+def launcher_only(report: Report) -> bool:
+    """Only the launcher's records of the failure were found: the cause is earlier in the job's output."""
+    texts = [ln.text for g in report.unrecognised for ln in g.lines if _TRACEBACK not in ln.text]
+    return bool(texts) and all(_LAUNCHER.search(t) for t in texts)
+
+
+LAUNCHER_ONLY = (
+    "Only the launcher's records of the failure are in this log: the cause is earlier in the job's output, in "
+    "the failing rank's own stderr. Get it with torchrun `--log-dir DIR --tee 3`, srun `--label` or "
+    "`-o %x-%j-%t.out`, or `kubectl logs --previous`, and diagnose that."
+)
+
+
+def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]:
     hint = report.unrecognised_hint
-    guess = (
-        f"\nIt reads like a {hint.family} problem (perhaps `{hint.class_}`; low confidence)."
-        if hint and hint.class_
-        else ""
-    )
+    where = ""
+    if hint and hint.rank is not None:
+        where = f" on rank {hint.rank}"
+    header = f":grey_question: {PHASE_HEADERS[_phase(_steps_of(state))]}Unrecognised failure{where}"
+    lines = _unrecognised_lines(report)
+    if launcher_only(report):
+        intro = LAUNCHER_ONLY
+    else:
+        intro = "No signature explains these errors. The first error lines, by rank:"
+        if hint and hint.class_:
+            intro += (
+                f"\nIt reads like a {escape(hint.family or '')} problem (perhaps {code(hint.class_)}; low confidence)."
+            )
+    shown = lines[:UNRECOGNISED_SHOWN]
+    body = intro + ("\n" + _pre([clip_words(ln, 160) for ln in shown]) if shown else "")
+    more = " · every rank's lines in the thread" if len(lines) > UNRECOGNISED_SHOWN or report.baseline else ""
     blocks = [
-        {"type": "header", "text": {"type": "plain_text", "text": "Unrecognised failure", "emoji": True}},
-        *_baseline(report),  # what this run printed that its last good run never did leads, when it is known
-        _section(f"No signature explains these errors. The first error-like lines of each rank:{guess}"),
-        _section(_code(lines)),
+        _header(header),
+        _context([_state_line(state)]),
+        _section(body),
         _buttons(state, diagnosed=False),
         _context(
-            _job_line(report)
-            + [
-                _stats(report, state.source),
-                "Know what this is? *Draft a signature* from one of these lines (or see `docs/adding-a-signature.md`)",
+            [
+                " \n".join(
+                    _job_line(report)
+                    + [_stats(report, state.source) + more]
+                    + ["Know what this is? *Draft a signature* from one of these lines."]
+                    + state.notes
+                )
             ]
-            + _status_lines(state)
-            + state.notes
         ),
     ]
     return f"Unrecognised failure in {state.source}: no signature explains the errors.", blocks
 
 
+def incident_url(workspace: str, channel: str, ts: str, thread_ts: str | None = None) -> str:
+    """The permalink of a message, as chat.getPermalink writes it (without a call per incident)."""
+    url = f"{workspace.rstrip('/')}/archives/{channel}/p{ts.replace('.', '')}"
+    if thread_ts and thread_ts != ts:
+        url += f"?thread_ts={thread_ts}&cid={channel}"
+    return url
+
+
 FIX_VIEW = "denpex_fix_applied"
 
 
-def fix_modal(incident_id: int, job: str | None) -> dict:
-    """The Fix applied… modal: which rerun to watch, and a note."""
-    blocks = [
-        {
-            "type": "input",
-            "block_id": "rerun",
-            "optional": True,
-            "label": {"type": "plain_text", "text": "Rerun's job id"},
-            "hint": {
-                "type": "plain_text",
-                "text": "e.g. 812346 or cluster/812346. I'll re-check it until the failure is proven gone, or back.",
-            },
-            "element": {
-                "type": "plain_text_input",
-                "action_id": "rerun_job",
-                "placeholder": {"type": "plain_text", "text": "812346"},
-            },
-        }
-    ]
-    if job:
+def _plain(text: str) -> dict:
+    return {"type": "plain_text", "text": text}
+
+
+def fix_modal(incident_id: int, job: str | None, clusters: list[str]) -> dict:
+    """The Fix applied… modal: what was changed and, when a cluster can be asked, which rerun to watch. A fix
+    may be recorded with a note only; a rerun is never required. With no cluster configured, the rerun cannot
+    be fetched: the form says so and records the note (then the note is what it needs)."""
+    blocks: list[dict] = []
+    if clusters:
+        example = f"{clusters[0]}/812346" if len(clusters) > 1 else "812346"
         blocks.append(
             {
                 "type": "input",
-                "block_id": "same",
+                "block_id": "rerun",
                 "optional": True,
-                "label": {"type": "plain_text", "text": "Or"},
+                "label": _plain("Rerun to watch (optional)"),
+                "hint": _plain(
+                    f"A job id ({example}). I'll re-check it until the failure is proven gone, or back. Leave it "
+                    "empty to record the fix only."
+                ),
                 "element": {
-                    "type": "checkboxes",
-                    "action_id": "same_job",
-                    "options": [
-                        {
-                            "text": {"type": "plain_text", "text": clip(f"Same job, requeued ({job})", OPTION_TEXT)},
-                            "value": "same",
-                        }
-                    ],
+                    "type": "plain_text_input",
+                    "action_id": "rerun_job",
+                    "placeholder": _plain(example),
                 },
             }
+        )
+        if job:
+            blocks.append(
+                {
+                    "type": "input",
+                    "block_id": "same",
+                    "optional": True,
+                    "label": _plain("Or"),
+                    "element": {
+                        "type": "checkboxes",
+                        "action_id": "same_job",
+                        "options": [
+                            {
+                                "text": _plain(clip(f"Same job, requeued ({job})", OPTION_TEXT)),
+                                "value": "same",
+                            }
+                        ],
+                    },
+                }
+            )
+    else:
+        blocks.append(
+            _section(
+                "No cluster is configured for denpex, so I can't fetch a rerun to watch. Record what you changed; "
+                "when the rerun's log is ready, drop it in this thread and I'll diagnose it."
+            )
         )
     blocks.append(
         {
             "type": "input",
             "block_id": "note",
-            "optional": True,
-            "label": {"type": "plain_text", "text": "What was changed"},
+            "optional": bool(clusters),
+            "label": _plain("What was changed"),
+            "hint": _plain("Shown on the incident with your name, e.g. 'micro-batch 8 -> 4, expandable_segments'."),
             "element": {"type": "plain_text_input", "action_id": "fix_note", "multiline": True, "max_length": 2000},
         }
     )
@@ -352,19 +798,15 @@ def fix_modal(incident_id: int, job: str | None) -> dict:
         "type": "modal",
         "callback_id": FIX_VIEW,
         "private_metadata": str(incident_id),
-        "title": {"type": "plain_text", "text": "Fix applied"},
-        "submit": {"type": "plain_text", "text": "Watch the rerun"},
-        "close": {"type": "plain_text", "text": "Cancel"},
+        "title": _plain("Fix applied"),
+        "submit": _plain("Record the fix"),
+        "close": _plain("Cancel"),
         "blocks": blocks,
     }
 
 
 NOT_THIS_VIEW, DRAFT_VIEW = "denpex_not_this_form", "denpex_draft_form"
 DRAFT_OPTIONS = 100  # a static_select holds at most 100 options
-
-
-def _plain(text: str) -> dict:
-    return {"type": "plain_text", "text": text}
 
 
 def _class_select(classes: list[tuple[str, str]], picked: str | None) -> dict:
@@ -471,22 +913,48 @@ def draft_modal(incident_id: int, lines: list[str], classes: list[tuple[str, str
     }
 
 
-def status_message(rows: list[dict]) -> str:
-    """`/denpex status`: this channel's open incidents."""
-    if not rows:
-        return "No open incidents in this channel."
-    import time as _time
+STATUS_GROUPS = [  # (incident status, heading) in the order a busy channel reads them
+    ("recurred", ":x: Back after a fix"),
+    ("open", ":red_circle: Open, nobody on it yet"),
+    ("acknowledged", ":eyes: Acknowledged"),
+    ("disputed", ":no_entry_sign: Disputed"),
+    ("fix_applied", ":mag: Fix applied, watching the rerun"),
+    ("inconclusive", ":hourglass: Rerun inconclusive"),
+    ("unrecognised", ":grey_question: Unrecognised failures"),
+]
 
-    lines = ["*Open incidents in this channel*"]
+
+def status_message(rows: list[dict], channel: str, workspace: str | None, now: float, unrecognised_for: float) -> str:
+    """`/denpex status`: this channel's incidents grouped by state, each with a link to its thread and when it
+    opened (each reader's own relative time). An unrecognised failure is listed for `unrecognised_for` seconds,
+    and not once someone said Not this of it."""
+    groups: dict[str, list[str]] = {}
     for r in rows:
-        next_check = ""
+        opened = epoch_of(r["opened_at"])
+        if r["status"] == "unrecognised" and opened is not None and now - opened > unrecognised_for:
+            continue
+        if r["status"] == "disputed" and not r["signature"]:
+            continue  # an unrecognised failure someone said is not one
+        label = f"#{r['id']} {r['signature'] or 'unrecognised failure'}"
+        if workspace and r.get("message_ts"):
+            label = link(incident_url(workspace, channel, r["message_ts"], r.get("thread_ts")), label)
+        else:
+            label = escape(label)
+        parts = [f"• {label} from {code(clip(r['source'], 60))}"]
+        if opened is not None:
+            parts.append(f"opened {date(opened, '{ago}')}")
         if r.get("next_check"):
-            minutes = max(0, (r["next_check"] - _time.time()) / 60)
-            next_check = f", next check in {minutes:.0f} min" if minutes >= 1 else ", next check due now"
-        lines.append(
-            f"• #{r['id']} `{r['signature'] or 'unrecognised'}` from {clip(r['source'], 80)}: "
-            f"{r['status'].replace('_', ' ')}{next_check} (opened {r['opened_at']})"
-        )
+            minutes = max(0.0, (r["next_check"] - now) / 60)
+            parts.append(f"next check in {duration(minutes * 60)}" if minutes >= 1 else "next check due now")
+        groups.setdefault(r["status"], []).append(" · ".join(parts))
+    if not groups:
+        return "No open incidents in this channel."
+    known = [status for status, _ in STATUS_GROUPS]
+    lines = [f"*{sum(len(v) for v in groups.values())} open incident(s) in this channel*"]
+    for status, heading in STATUS_GROUPS + [(s, s.replace("_", " ")) for s in groups if s not in known]:
+        if status in groups:
+            lines.append(f"{heading} ({len(groups[status])})")
+            lines += groups[status]
     return redact("\n".join(lines))
 
 
@@ -501,14 +969,15 @@ def _class_counts(classes: dict) -> str:
 def host_repeat(rec, window: str, kind: str | None) -> str:
     """One line under a diagnosis: this host's failures repeat; how to take it out of service."""
     reason = "denpex: repeated failures"
+    host = escape(rec.host)
     if kind == "kubernetes":
-        drain = f"`kubectl cordon {rec.host}`"
+        drain = f"`kubectl cordon {host}`"
     elif kind == "slurm":
-        drain = f'`scontrol update nodename={rec.host} state=drain reason="{reason}"`'
+        drain = f'`scontrol update nodename={host} state=drain reason="{reason}"`'
     else:
-        drain = f'`scontrol update nodename={rec.host} state=drain reason="{reason}"` (Slurm) or `kubectl cordon {rec.host}`'
+        drain = f'`scontrol update nodename={host} state=drain reason="{reason}"` (Slurm) or `kubectl cordon {host}`'
     return redact(
-        f":repeat: {rec.host}: {_ordinal(rec.incidents)} incident in {window} ({_class_counts(rec.classes)}). "
+        f":repeat: {host}: {_ordinal(rec.incidents)} incident in {window} ({_class_counts(rec.classes)}). "
         f"Drain it: {drain}"
     )
 
@@ -520,9 +989,14 @@ def hosts_message(records: list, window: str) -> str:
     lines = [f"*Hosts with the most incidents in the last {window}* (hardware failures weigh 1, others 0.25)"]
     for r in records:
         lines.append(
-            f"• {r.host}: {r.incidents} incident(s), {r.hardware} hardware, weight {r.score:g} ({_class_counts(r.classes)})"
+            f"• {escape(r.host)}: {r.incidents} incident(s), {r.hardware} hardware, weight {r.score:g} ({_class_counts(r.classes)})"
         )
     return redact("\n".join(lines))
+
+
+def _since(iso: str) -> str:
+    epoch = epoch_of(iso)
+    return date(epoch, "{ago}") if epoch is not None else escape(iso)
 
 
 def watches_lines(rows: list[dict]) -> list[str]:
@@ -532,7 +1006,8 @@ def watches_lines(rows: list[dict]) -> list[str]:
     asked = [r for r in rows if not str(r["requested_by"]).startswith("auto:")]
     auto = len(rows) - len(asked)
     lines = ["*Jobs being watched in this channel*"] + [
-        f"• `{r['cluster']}/{r['job']}` since {r['created_at']} (asked by <@{r['requested_by']}>, {r['polls']} looks)"
+        f"• {code(r['cluster'] + '/' + r['job'])} since {_since(r['created_at'])} (asked by <@{r['requested_by']}>, "
+        f"{r['polls']} looks)"
         for r in asked
     ]
     if auto:  # [[watch.auto]]'s watch_running: one line, not one per running job
@@ -540,44 +1015,51 @@ def watches_lines(rows: list[dict]) -> list[str]:
     return lines
 
 
-def status_with_watches(incidents: list[dict], watches: list[dict]) -> str:
-    if watches and not incidents:
+def status_with_watches(
+    incidents: list[dict], watches: list[dict], channel: str, workspace: str | None, unrecognised_for: float
+) -> str:
+    text = status_message(incidents, channel, workspace, time.time(), unrecognised_for)
+    if not watches:
+        return text
+    if text.startswith("No open incidents"):
         return redact("\n".join(watches_lines(watches)))
-    text = status_message(incidents)
-    return redact("\n".join([text, *watches_lines(watches)])) if watches else text
+    return redact("\n".join([text, *watches_lines(watches)]))
 
 
 def watch_started(cluster: str, job: str, user: str, state: str, interval: float, stall: float) -> str:
     return (
-        f":eyes: <@{user}> asked me to watch `{cluster}/{job}` ({state.lower()}). I read its logs every "
+        f":eyes: <@{user}> asked me to watch {code(cluster + '/' + job)} ({escape(state.lower())}). I read its logs every "
         f"{duration(interval)} and post in this thread when a failure starts, training stops for "
         f"{duration(stall)}, a checkpoint save runs much longer than the job's earlier ones, steps slow down, "
-        f"or the job ends. `/denpex unwatch {job}` stops it."
+        f"or the job ends. {code('/denpex unwatch ' + job)} stops it."
     )
 
 
 def watch_starting(cluster: str, job: str) -> str:
-    return f"`{cluster}/{job}` is being set up for watching right now; ask again in a moment to stop it."
+    return f"{code(cluster + '/' + job)} is being set up for watching right now; ask again in a moment to stop it."
 
 
 def watch_already(cluster: str, job: str) -> str:
-    return f"`{cluster}/{job}` is already being watched in this channel (see `/denpex status`)."
+    return f"{code(cluster + '/' + job)} is already being watched in this channel (see `/denpex status`)."
 
 
 def watch_stopped(cluster: str, job: str, user: str) -> str:
-    return f":no_bell: <@{user}> stopped watching `{cluster}/{job}`."
+    return f":no_bell: <@{user}> stopped watching {code(cluster + '/' + job)}."
 
 
 def not_watched(job: str) -> str:
-    return f"`{job}` is not being watched in this channel (`/denpex status` lists what is)."
+    return f"{code(job)} is not being watched in this channel (`/denpex status` lists what is)."
 
 
 def watch_needs_job(verb: str) -> str:
-    return f"Which job? `/denpex {verb} <job id>` (`812345`, `NAME/812345`)."
+    return f"Which job? {code('/denpex ' + verb + ' <job id>')} (`812345`, `NAME/812345`)."
 
 
 def watch_job_ended(job: str, state: str) -> str:
-    return f"Job `{job}` has already ended ({state}): nothing to watch. `/denpex diagnose {job}` tells why."
+    return (
+        f"Job {code(job)} has already ended ({escape(state)}): nothing to watch. {code('/denpex diagnose ' + job)} "
+        "tells why."
+    )
 
 
 WATCH_ICONS = {
@@ -593,51 +1075,63 @@ WATCH_ICONS = {
 
 def watch_alert(job: str, kind: str, message: str) -> str:
     """One alert of a watch, as posted in its thread."""
-    return redact(f"{WATCH_ICONS.get(kind, ':bell:')} `{job}`: {clip(message, 1500)}")
+    return redact(f"{WATCH_ICONS.get(kind, ':bell:')} {code(job)}: {escape(clip_words(message, 1500))}")
 
 
 def watch_closing(job: str, state: str, report: Report | None) -> str:
     """The watch's last message: the job ended, with its final state, and the failure that started it if any."""
     if state.split("/")[0] == "COMPLETED" and (report is None or report.top is None):
-        return f":white_check_mark: `{job}` completed. Stopped watching."
+        return f":white_check_mark: {code(job)} completed. Stopped watching."
     if report is not None and report.top is not None:
-        d = report.top
-        where = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
         return redact(
-            f":x: `{job}` ended {state}: *{d.title}*{where}, {clip(d.first_seen.source, 120)}:{d.first_seen.line}\n"
-            f"> {clip(d.first_seen.text, 300)}\n`/denpex diagnose {job}` gives the whole answer with its checklist. "
-            "Stopped watching."
+            f":x: {code(job)} ended {escape(state)}: {_first_line(report.top)}\n"
+            f"{code('/denpex diagnose ' + job)} gives the whole answer with its checklist. Stopped watching."
         )
-    return f":grey_question: `{job}` ended {state}; its logs name no failure. Stopped watching."
+    return f":grey_question: {code(job)} ended {escape(state)}; its logs name no failure. Stopped watching."
+
+
+def _first_line(d: Diagnosis) -> str:
+    """A diagnosis in two lines: its title, rank and first line's place, then that line quoted."""
+    where = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
+    place = code(f"{clip(d.first_seen.source, 120)}:{d.first_seen.line}")
+    return (
+        f"*{escape(_short_title(d.title))}*{where}, {place}\n&gt; {escape(clip_words(_bare(d.first_seen.text), 300))}"
+    )
 
 
 def auto_diagnosis(job: dict, report: Report | None, problem: str | None = None) -> str:
     """[[watch.auto]]: a failed job nobody asked about, diagnosed in the channel."""
     who = f"{job.get('JobName', '?')}, {job.get('user') or job.get('Kind') or '?'}"
-    head = f"`{job['JobId']}` ({clip(who, 120)}) ended {job.get('JobState', '?')}"
+    head = f"{code(job['JobId'])} ({escape(clip(who, 120))}) ended {escape(job.get('JobState', '?'))}"
     ref = job.get("ref") or job["JobId"]  # what /denpex diagnose takes: with the cluster's name when it is needed
     if problem:
-        return redact(f":x: {head}; its logs could not be read: {clip(problem, 400)}")
+        return redact(f":x: {head}; its logs could not be read: {escape(clip_words(problem, 400))}")
     if report is None or report.top is None:
-        return redact(f":x: {head}; its logs name no failure. `/denpex diagnose {ref}` shows them.")
+        return redact(f":x: {head}; its logs name no failure. {code('/denpex diagnose ' + ref)} shows them.")
     d = report.top
-    where = f" on rank {d.initiating_rank}" if d.initiating_rank is not None else ""
+    bullets = fix_bullets(d.fix)
     return redact(
-        f":x: {head}: *{d.title}*{where}, {clip(d.first_seen.source, 120)}:{d.first_seen.line}\n"
-        f"> {clip(d.first_seen.text, 300)}\n*Fix:* {clip(d.fix, 600)}\n"
-        f"`/denpex diagnose {ref}` gives the whole answer with its checklist and buttons."
+        f":x: {head}: {_first_line(d)}\n*Fix:* {_with_code(clip_words(bullets[0], 300)) if bullets else ''}\n"
+        f"{code('/denpex diagnose ' + ref)} gives the whole answer with its checklist and buttons."
     )
 
 
 def watch_lost(job: str, reason: str) -> str:
-    return redact(f":warning: Stopped watching `{job}`: {clip(reason, 400)}")
+    return redact(f":warning: Stopped watching {code(job)}: {escape(clip_words(reason, 400))}")
 
 
 def progress_message(source: str, done: int, total: int | None, verb: str = "Diagnosing") -> tuple[str, list[dict]]:
-    amount = f"{done / 1e6:,.0f} MB" + (f" of {total / 1e6:,.0f} MB" if total else "")
-    text = f"{verb} {source}… {amount} read"
+    """What a running diagnosis has done so far, saying only what it knows: no amount before the first byte,
+    no total when the size is unknown."""
+    if done > 0 and total:
+        amount = f" {human_size(done)} of {human_size(total)} read ({min(done / total, 1):.0%})"
+    elif done > 0:
+        amount = f" {human_size(done)} read"
+    else:
+        amount = ""
+    text = f"{verb} {source}…{amount}"
     return redact(text), redact_blocks(
-        [_section(f":hourglass_flowing_sand: {verb} `{clip(source, 300)}`… {amount} read")]
+        [_section(f":hourglass_flowing_sand: {verb} {code(clip(source, 300))}…{amount}")]
     )
 
 
@@ -649,7 +1143,7 @@ def queued_message(source: str, ahead: int, running: int) -> tuple[str, list[dic
         [
             _section(
                 f":hourglass: Queued: *{where}* ({running} diagnoses running). "
-                f"`{clip(source, 300)}` will start as soon as a slot frees up."
+                f"{code(clip(source, 300))} will start as soon as a slot frees up."
             )
         ]
     )
@@ -679,7 +1173,7 @@ def evidence_file(report: Report) -> str:
 
 # -- sentences: every other thing the bot says, in one place ----------------------------------------------
 
-HELP = """*denpex* finds the failure that started a training job's crash.
+HELP = escape("""*denpex* finds the failure that started a training job's crash.
 • `/denpex diagnose <pasted log>`: diagnose a log pasted inline (Slack keeps the first 4,000 characters)
 • `/denpex diagnose <job id>`: fetch the job's logs from the cluster (needs `[clusters]` in the bot's config)
 • Drop a log file or an archive of rank logs (`.log`, `.gz`, `.zip`, `.tar.gz`) in a channel I'm in
@@ -688,9 +1182,9 @@ HELP = """*denpex* finds the failure that started a training job's crash.
 • `/denpex unwatch <job id>`: stop following it
 • `/denpex status`: this channel's open incidents, their next checks, and the jobs being watched
 • `/denpex hosts`: the hosts with the most incidents lately (repeating hardware failures: drain them)
-• `/denpex help`: this message"""
+• `/denpex help`: this message""")
 
-NOTHING_TO_DIAGNOSE = (
+NOTHING_TO_DIAGNOSE = escape(
     "Give me something to diagnose: `/denpex diagnose <job id or pasted log>`, or drop the log file in the channel."
 )
 PASTE_TRUNCATED = (
@@ -723,17 +1217,17 @@ INCIDENT_GONE = "This incident no longer exists."
 
 def help_message(verb: str) -> str:
     """`/denpex`, `/denpex help`, or a verb denpex does not know."""
-    return HELP if verb in ("", "help") else f"I don't know `{verb}`.\n\n{HELP}"
+    return HELP if verb in ("", "help") else f"I don't know {code(verb)}.\n\n{HELP}"
 
 
 def warning(problem: object) -> str:
     """A refusal whose reason is already in words (a fetch error, an unreadable input)."""
-    return f":warning: {problem}"
+    return f":warning: {escape(str(problem))}"
 
 
 def not_a_paste(text: str) -> str:
     return (
-        f":warning: `{text[:80]}` is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
+        f":warning: {code(text[:80])} is neither a job id (`812345`, `812345_7`, `NAME/812345`, "
         "`NAME/namespace/job-name`, `NAME/raysubmit_…`: ASCII digits) nor a pasted log. Paste the log's lines "
         "after `/denpex diagnose`, or drop the log file in the channel."
     )
@@ -741,9 +1235,14 @@ def not_a_paste(text: str) -> str:
 
 def not_allowed(cluster: str) -> str:
     return (
-        f":no_entry: You may not fetch jobs from cluster `{cluster}`. Ask whoever runs denpex to add you (or one "
+        f":no_entry: You may not fetch jobs from cluster {code(cluster)}. Ask whoever runs denpex to add you (or one "
         "of your user groups) to that cluster's `allow` list."
     )
+
+
+def rerun_refused(problem: object) -> str:
+    """A rerun the form cannot watch, as the modal field's error (plain text, Slack shows about 150 characters)."""
+    return clip_words(f"I can't watch that rerun: {problem}", 150)
 
 
 def not_allowed_field(cluster: str) -> str:
@@ -751,20 +1250,38 @@ def not_allowed_field(cluster: str) -> str:
     return f"You may not fetch jobs from cluster {cluster}."
 
 
-def rerun_missing(incident_has_job: bool) -> str:
-    return "Give the rerun's job id" + (', or tick "Same job".' if incident_has_job else ".")
+def asked(user: str, what: str, report: Report | None = None) -> str:
+    """A slash diagnosis, said in the channel: who asked, about what, and once known what it found; the answer
+    itself is in this message's thread."""
+    if report is None:
+        found = "; the answer follows in the thread"
+    elif report.top is not None:
+        d = report.top
+        found = f": {SEVERITY_EMOJI.get(d.severity, '')} *{escape(_short_title(d.title))}* on {escape(_where(d))} (in the thread)"
+    elif report.outcome == "unrecognised":
+        found = ": :grey_question: a failure no signature explains (in the thread)"
+    else:
+        found = ": no failure found (in the thread)"
+    return f":mag_right: <@{user}> ran `/denpex diagnose` on {what}{found}"
+
+
+PASTED = "a pasted log"
+
+
+def job_asked(reference: str) -> str:
+    return f"job {code(reference)}"
 
 
 def button_failed(error: str | None) -> str:
-    return f":warning: That did not work: Slack said `{error}`."
+    return f":warning: That did not work: Slack said {code(str(error))}. Try again; if it keeps failing, tell whoever runs denpex."
 
 
 def unreadable_file(error: str | None) -> str:
-    return f":warning: I could not read that file from Slack (`{error}`)."
+    return f":warning: I could not read that file from Slack ({code(str(error))}). Share it again, or run `denpex diagnose` on it."
 
 
 def empty_file(name: str) -> str:
-    return f":warning: `{name}` is empty: there is nothing to diagnose."
+    return f":warning: {code(name)} is empty: there is nothing to diagnose."
 
 
 def empty_download(name: str) -> str:
@@ -772,28 +1289,28 @@ def empty_download(name: str) -> str:
 
 
 def file_too_big(name: str, size: str, limit: str) -> str:
-    return f":warning: `{name}` is {size}; I diagnose files up to {limit}. Run `denpex diagnose` on it where it lives."
+    return (
+        f":warning: {code(name)} is {size}; I diagnose files up to {limit}. Run `denpex diagnose` on it where it lives."
+    )
 
 
 def no_download_address(name: str) -> str:
-    return f":warning: Slack gave no download address for `{name}`."
+    return f":warning: Slack gave no download address for {code(name)}. Share it again, or run `denpex diagnose` on it."
 
 
 def not_recorded(problem: object, report: Report) -> str:
     top = report.top
     title = f"{top.title}: " if top else ""
     return (
-        f":warning: I could not record this incident: {problem}. {title}{top.summary if top else report.outcome}"
+        f":warning: I could not record this incident: {escape(str(problem))}. "
+        f"{escape(title)}{escape(_first_sentence(top.summary)) if top else report.outcome}"
         "\nButtons and follow-ups need the database: ask again once it is fixed."
     )
 
 
-def already_diagnosed(what: str, status: str, link: str) -> str:
-    return f":link: Already diagnosed ({what}, {status.replace('_', ' ')}): {link}. Follow the incident in that thread."
-
-
-def incident_link_fallback(incident_id: int) -> str:
-    return f"incident #{incident_id}"
+def already_diagnosed(what: str, status: str, url: str | None, incident_id: int) -> str:
+    where = link(url, "the incident's thread") if url else f"incident #{incident_id}"
+    return f":link: Already diagnosed ({escape(_short_title(what))}, {status.replace('_', ' ')}): follow it in {where}."
 
 
 def duration(secs: float) -> str:
@@ -804,11 +1321,22 @@ def duration(secs: float) -> str:
 
 
 def fix_applied(user: str, note: str, job: str, first: float, interval: float, window: float) -> str:
-    said = f" ({note})" if note else ""
+    said = f" ({escape(clip_words(note, 300))})" if note else ""
     return redact(
-        f":wrench: <@{user}> applied a fix{said}. I'll check rerun `{job}` in {duration(first)}, then "
+        f":wrench: <@{user}> applied a fix{said}. I'll check rerun {code(job)} in {duration(first)}, then "
         f"every {duration(interval)} for {duration(window)}, and say here whether the failure is gone."
     )
+
+
+def fix_recorded(user: str, note: str) -> str:
+    """A fix recorded with no rerun to watch."""
+    return redact(
+        f":wrench: <@{user}> applied a fix: {escape(clip_words(note, 600))}. No rerun to watch: when it has run, "
+        "drop its log in this thread (or `/denpex diagnose` its job) to see whether the failure is gone."
+    )
+
+
+FIX_NEEDS_SOMETHING = "Give the rerun's job id to watch, or say what was changed."
 
 
 VERDICT_ICONS = {
@@ -820,19 +1348,10 @@ VERDICT_ICONS = {
 VERDICT_HEADLINES = {"gone": "Gone", "back": "Back", "not_yet": "Not yet", "inconclusive": "Inconclusive"}
 
 
-def followup_line(followup: dict) -> str:
-    """One follow-up in the incident's message: what is watched, or what was seen."""
-    if followup["status"] == "scheduled" and not followup["verdict"]:
-        return f":mag: Watching rerun `{followup['job']}` (fix by <@{followup['requested_by']}>)"
-    verdict = followup["verdict"]
-    label = f"{VERDICT_ICONS[verdict]} {VERDICT_HEADLINES[verdict]}" if verdict in VERDICT_ICONS else verdict
-    return f"{label}: rerun `{followup['job']}` ({followup['updated_at']})"
-
-
 def followup_announcement(verdict: str, detail: str, job: str, requested_by: str) -> str:
     """A check's outcome, said in the incident's thread."""
     mention = f" <@{requested_by}>" if verdict == "back" else ""
-    text = f"{VERDICT_ICONS[verdict]} *{VERDICT_HEADLINES[verdict]}* — rerun `{job}`: {detail}.{mention}"
+    text = f"{VERDICT_ICONS[verdict]} *{VERDICT_HEADLINES[verdict]}* — rerun {code(job)}: {detail}.{mention}"
     if verdict == "not_yet":
         text += " I'll keep checking."
     return redact(text)
@@ -852,20 +1371,26 @@ VERDICT_DETAILS = {
     "other_failure": "the signature did not fire, but the rerun ended {state} with another failure: {title} "
     "(`{signature}`)",
     "ended_early": "the rerun ended {state} before the point where the original failed, so this proves nothing yet",
+    "log_finished": "the rerun's log says training finished ({line}) and the signature did not fire",
+    "log_quiet": "the rerun's log shows no failure so far, and neither a finished run nor a training step to compare "
+    "with the original (no scheduler state on this cluster)",
     "vanished": "the rerun `{job}` vanished from the scheduler: {error}",
     "window_ended": "the watch window ended; last seen: {detail}",
 }
 
 
 def verdict_detail(reason: str, **values: object) -> str:
-    return VERDICT_DETAILS[reason].format(**values)
+    """A verdict's reason in words; the values (log lines, states, titles) escaped, a log line cut at a word."""
+    shown = {k: escape(clip_words(str(v), 300) if k == "text" else str(v)) for k, v in values.items()}
+    return VERDICT_DETAILS[reason].format(**shown)
 
 
 def draft_posted(user: str, draft_id: str, filename: str, extra_dirs: list[str], problems: list[str]) -> str:
     """Said with the drafted file: how to add it, or what it fails."""
     if problems:
         return redact(
-            f":warning: <@{user}>: the draft `{draft_id}` fails the library's checks: {clip('; '.join(problems), 800)}. "
+            f":warning: <@{user}>: the draft {code(draft_id)} fails the library's checks: "
+            f"{escape(clip_words('; '.join(problems), 800))}. "
             "Fix it before adding it (`docs/adding-a-signature.md`)."
         )
     where = extra_dirs[0] if extra_dirs else "/etc/denpex/signatures"
@@ -880,6 +1405,6 @@ def draft_posted(user: str, draft_id: str, filename: str, extra_dirs: list[str],
 
 def draft_failed(reason: object) -> str:
     return redact(
-        f":warning: I could not draft a signature from that line: {clip(str(reason), 400)}. Pick another line (the "
+        f":warning: I could not draft a signature from that line: {escape(clip_words(str(reason), 400))}. Pick another line (the "
         "exception's own line works best), or write one by hand: `docs/adding-a-signature.md`."
     )

@@ -26,6 +26,7 @@ from bot.redact import redact
 from bot.render import (
     ACK,
     CHECKLIST,
+    CHECKLIST_BLOCK,
     DRAFT,
     FIX,
     MORE,
@@ -34,6 +35,7 @@ from bot.render import (
     UNMUTE,
     USEFUL,
     MessageState,
+    details_message,
     diagnosis_message,
     draft_lines,
     draft_modal,
@@ -43,6 +45,7 @@ from bot.render import (
     notice_message,
     progress_message,
     queued_message,
+    timeline_steps,
 )
 from bot.settings import Settings
 from bot.slack_files import DownloadError, human_size
@@ -61,6 +64,7 @@ class Target:
     thread_ts: str | None
     user: str | None
     request: str | None = None
+    asked: str | None = None  # a slash command's: what it asked about ("a pasted log"), said in the channel
 
 
 class Responder:
@@ -79,8 +83,20 @@ class Responder:
         library = service.matcher.library
         self.classes = [(key, cls.family) for key, cls in library.taxonomy.items()]  # Not this: what was it?
         self.draft_classes = [c for c in self.classes if c[0] != "healthy"]  # a draft is of a failure
+        self._workspace: str | None = None
         # the track record the buttons build, per signature on /metrics, read from the database at each scrape
         metrics.track_signatures(lambda: feedback.records(store), library.by_id())
+
+    def workspace_url(self, client: WebClient) -> str | None:
+        """The workspace's address (auth.test, asked once), for links to incident threads; None when Slack
+        does not say."""
+        if self._workspace is None:
+            try:
+                self._workspace = client.auth_test().get("url") or ""
+            except SlackApiError as exc:
+                log.warning("auth.test failed: %s", exc.response.get("error"))
+                return None
+        return self._workspace or None
 
     def close(self, grace: float, client: WebClient | None = None) -> None:
         """Shutdown: take no new work; running diagnoses get `grace` seconds to post their answers. What is
@@ -178,17 +194,26 @@ class Responder:
             first = (
                 progress_message(source, 0, total) if ahead is None else queued_message(source, ahead, queue.workers)
             )
-            channel, ts, target = self._first_message(client, target, first)
-            self.inbox.answering(target.request, channel, ts)
+            # a slash paste is answered once its (quick) scan says what it is: "no failure found" goes to the
+            # asker alone; anything else is announced in the channel with the answer in its thread
+            deferred = target.asked is not None and queue is self.quick and not self._answered_before(target)
+            message: list = []
+            if deferred:
+                if ahead is not None:
+                    self._tell_asker(client, target, first)
+            else:
+                channel, ts, target = self._first_message(client, self._announced(client, target), first)
+                self.inbox.answering(target.request, channel, ts)
+                message += [channel, ts]
 
             def started() -> None:
-                if ahead is not None:  # it said "queued": say it has started
-                    client.chat_update(channel=channel, ts=ts, **_kw(progress_message(source, 0, total)))
+                if ahead is not None and message:  # it said "queued": say it has started
+                    client.chat_update(channel=message[0], ts=message[1], **_kw(progress_message(source, 0, total)))
 
             def work() -> None:
                 retry = False
                 try:
-                    self._diagnose(client, target, channel, ts, source, total, scan, fingerprint, notes, expected, job)
+                    self._diagnose(client, target, message, source, total, scan, fingerprint, notes, expected, job)
                 except Exception as exc:
                     retry = self._retry_later(target, exc)
                     raise
@@ -197,10 +222,11 @@ class Responder:
                         self.inbox.done(target.request)
 
             try:
-                queue.submit(Task(f"diagnosis of {source}", work, started, target.request, (channel, ts)))
+                queue.submit(Task(f"diagnosis of {source}", work, started, target.request, tuple(message) or None))
             except ShuttingDown:  # arrived during shutdown: the next process answers it, in this message
                 self.inbox.handed_over([target.request] if target.request else [])
-                _say_restarting(client, channel, ts)
+                if message:
+                    _say_restarting(client, *message)
             submitted = True
         except Exception as exc:
             if self._retry_later(target, exc):
@@ -220,6 +246,22 @@ class Responder:
         log.warning("request %s: Slack did not take the answer (%s); it is retried", target.request, exc)
         self.inbox.retry_later(target.request)
         return True
+
+    def _answered_before(self, target: Target) -> bool:
+        """An earlier process posted this request's message: it is answered there, not deferred."""
+        earlier = self.store.request(target.request) if target.request else None
+        return bool(earlier and earlier.get("answer_ts"))
+
+    def _announced(self, client: WebClient, target: Target) -> Target:
+        """A slash command's answer goes in the thread of a one-line message in the channel naming who asked
+        (an earlier process's message is reused instead)."""
+        if target.asked is None or target.thread_ts is not None or self._answered_before(target):
+            return target
+        posted = client.chat_postMessage(channel=target.channel, text=render.asked(target.user or "", target.asked))
+        return Target(posted.get("channel", target.channel), posted["ts"], target.user, target.request, target.asked)
+
+    def _tell_asker(self, client: WebClient, target: Target, message: tuple[str, list[dict]]) -> None:
+        client.chat_postEphemeral(channel=target.channel, user=target.user or "", **_kw(message))
 
     def _first_message(self, client: WebClient, target: Target, first: tuple[str, list[dict]]) -> tuple:
         """Post the first visible sign of work, or reuse the one an earlier (stopped) process posted."""
@@ -244,8 +286,7 @@ class Responder:
         self,
         client: WebClient,
         target: Target,
-        channel: str,
-        ts: str,
+        message: list,
         source: str,
         total: int | None,
         scan,
@@ -254,23 +295,26 @@ class Responder:
         expected: tuple,
         job: str | None,
     ) -> None:
+        """Scan, then answer in `message` ([channel, ts]; empty for a deferred slash paste: posted here)."""
         interval = self.settings.config.bot.progress_interval_seconds
-        progress = _Progress(
-            lambda done, verb: client.chat_update(
-                channel=channel, ts=ts, **_kw(progress_message(source, done, total, verb))
-            ),
-            interval,
-        )
+
+        def update(done: int, verb: str) -> None:
+            if message:
+                client.chat_update(
+                    channel=message[0], ts=message[1], **_kw(progress_message(source, done, total, verb))
+                )
+
+        progress = _Progress(update, interval)
         started = time.perf_counter()
         try:
             report = scan(progress)
         except (signatures.InputError, DownloadError, *expected) as exc:
             self.service.refused(source, exc)
-            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.warning(exc))))
+            self._answer_notice(client, target, message, render.warning(exc))
             return
         except Exception:
             self.service.failed(source)
-            client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.DIAGNOSIS_FAILED)))
+            self._answer_notice(client, target, message, render.DIAGNOSIS_FAILED)
             return
         seconds = time.perf_counter() - started
         timeline = report.timeline if isinstance(report, signatures.ScannedReport) else None  # not in the JSON
@@ -278,6 +322,16 @@ class Responder:
         if repeat is not None:
             notes = [*notes, repeat]
         report = self.service.finished(report, notes, seconds)
+        if not message:  # a slash paste: healthy to the asker alone, anything else in the channel
+            if report.outcome == "healthy":
+                self._tell_asker(client, target, render.healthy_message(report, source, notes))
+                return
+            channel, ts, target = self._first_message(
+                client, self._announced(client, target), progress_message(source, 0, total)
+            )
+            self.inbox.answering(target.request, channel, ts)
+            message += [channel, ts]
+        channel, ts = message
         fp = fingerprint() if callable(fingerprint) else fingerprint
         existing = self.store.find_incident(fp)
         if existing and (existing.channel, existing.message_ts) == (channel, ts):
@@ -293,10 +347,40 @@ class Responder:
         except StoreError as exc:
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.not_recorded(exc, report))))
             return
-        state = MessageState(incident_id, source, notes=notes)
+        state = MessageState(incident_id, source, notes=notes, opened_at=_epoch(ts))
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
+        thread = target.thread_ts or ts
+        self._post_details(client, incident_id, report, state, channel, thread)
+        if target.asked is not None and target.thread_ts:  # the channel's line says what was found
+            client.chat_update(
+                channel=channel, ts=target.thread_ts, text=render.asked(target.user or "", target.asked, report)
+            )
         if timeline is not None:
-            post_timeline(client, timeline, channel, target.thread_ts or ts, incident_id, source)
+            post_timeline(client, timeline, channel, thread, incident_id, source)
+
+    def _post_details(
+        self,
+        client: WebClient,
+        incident_id: int,
+        report: signatures.Report,
+        state: MessageState,
+        channel: str,
+        thread: str,
+    ) -> None:
+        """The answer's first reply in its thread (evidence, fix, checklist), recorded so that a tick or a
+        button press re-renders it too."""
+        details = details_message(report, state)
+        if details is None:
+            return
+        posted = client.chat_postMessage(channel=channel, thread_ts=thread, **_kw(details))
+        self.store.record_action(incident_id, DENPEX, "details", posted["ts"])
+
+    def _answer_notice(self, client: WebClient, target: Target, message: list, text: str) -> None:
+        """A refusal or a failure, in the request's message (to the asker alone when none was posted)."""
+        if message:
+            client.chat_update(channel=message[0], ts=message[1], **_kw(notice_message(text)))
+        else:
+            self._tell_asker(client, target, notice_message(text))
 
     def give_up(self, client: WebClient, request: dict) -> None:
         """A request whose process died again and again while working on it (a file that crashes the bot)."""
@@ -324,15 +408,18 @@ class Responder:
         try:
             link = client.chat_getPermalink(channel=existing.channel, message_ts=existing.message_ts)["permalink"]
         except SlackApiError:
-            link = render.incident_link_fallback(existing.id)
+            link = None
         top = existing.report.top
-        text = render.already_diagnosed(top.title if top else existing.status, existing.status, link)
+        text = render.already_diagnosed(top.title if top else existing.status, existing.status, link, existing.id)
         if replace:
             client.chat_update(channel=replace[0], ts=replace[1], **_kw(notice_message(text)))
         else:
             self._notice(client, target, text)
 
     def _notice(self, client: WebClient, target: Target, text: str) -> None:
+        if target.asked is not None and target.thread_ts is None:  # a slash command's: to the asker
+            self._tell_asker(client, target, notice_message(text))
+            return
         client.chat_postMessage(channel=target.channel, thread_ts=target.thread_ts, **_kw(notice_message(text)))
 
     # -- buttons ----------------------------------------------------------------
@@ -387,7 +474,8 @@ class Responder:
             )
             return
         elif kind == FIX:
-            client.views_open(trigger_id=body["trigger_id"], view=fix_modal(incident.id, incident.job))
+            clusters = list(self.settings.config.clusters)
+            client.views_open(trigger_id=body["trigger_id"], view=fix_modal(incident.id, incident.job, clusters))
             return
         elif kind == MORE:
             self.store.record_action(incident.id, user, "more_evidence")
@@ -421,12 +509,20 @@ class Responder:
         note = ((values.get("note", {}).get("fix_note", {}) or {}).get("value") or "").strip()
         user = body["user"]["id"]
         job = typed or (incident.job if same else "")
-        if not job:
-            return {"rerun": render.rerun_missing(bool(incident.job))}
+        thread = incident.thread_ts or incident.message_ts
+        if not job and not note:
+            return {"rerun" if "rerun" in values else "note": render.FIX_NEEDS_SOMETHING}
+        if note:
+            self.store.record_action(incident.id, user, "fix_note", note)
+        if not job:  # a fix recorded without a rerun to watch
+            self.store.record_action(incident.id, user, "fix_applied", "")
+            client.chat_postMessage(channel=incident.channel, thread_ts=thread, text=render.fix_recorded(user, note))
+            self.refresh(client, incident.id)
+            return None
         try:
             ref = self.service.job_for(job, user, group_members(client))
         except FetchError as exc:
-            return {"rerun": str(exc)[:150]}
+            return {"rerun": render.rerun_refused(exc)}
         except NotAllowed as exc:
             return {"rerun": render.not_allowed_field(exc.ref.cluster)}
         job = f"{ref.cluster}/{ref.job_id}"
@@ -434,7 +530,7 @@ class Responder:
         _, first, interval, window = followups.schedule(incident.id, job, user, note)
         client.chat_postMessage(
             channel=incident.channel,
-            thread_ts=incident.thread_ts or incident.message_ts,
+            thread_ts=thread,
             text=render.fix_applied(user, note, job, first, interval, window),
         )
         self.refresh(client, incident.id)
@@ -497,9 +593,14 @@ class Responder:
         )
 
     def _incident_for_message(self, body: dict) -> int | None:
+        """The incident of a checklist tick: its block says it (the checklist in the thread), else the buttons of
+        the message it is on (an answer posted before the checklist moved to the thread)."""
+        block_id = body["actions"][0].get("block_id") or ""
+        if block_id.startswith(CHECKLIST_BLOCK):
+            return _as_int(block_id[len(CHECKLIST_BLOCK) :])
         for block in body.get("message", {}).get("blocks", []):
             for el in block.get("elements", []):
-                if el.get("action_id") == ACK and el.get("value", "").isdigit():
+                if str(el.get("action_id", "")).startswith("denpex_") and el.get("value", "").isdigit():
                     return int(el["value"])
         return None
 
@@ -508,12 +609,15 @@ class Responder:
         incident = self.store.incident(incident_id)
         if incident is None or not incident.message_ts:
             return
+        actions = self.store.actions(incident.id)
         state = MessageState(
             incident.id,
             incident.source,
             notes=incident.report.notes or [],
             checked=self.store.checklist(incident.id),
-            followups=[render.followup_line(fu) for fu in self.store.followups_of(incident.id)],
+            opened_at=_epoch(incident.message_ts),
+            steps=timeline_steps(actions, self.store.followups_of(incident.id)),
+            ticked_by=_ticked_by(actions),
         )
         for f in self.store.feedback_of(incident.id):
             if f["kind"] == "useful":
@@ -523,17 +627,41 @@ class Responder:
         muted = self.store.muted(incident.channel, incident.thread_ts or incident.message_ts)
         if muted:
             state.muted = (muted["user_id"], muted["at"])
-        for a in self.store.actions(incident.id):
-            bucket = {
-                "acknowledge": state.acknowledged,
-                "fix_applied": state.fix_applied,
-                "not_this": state.not_this,
-            }.get(a["action"])
-            if bucket is not None:
-                bucket.append((a["user_id"], a["at"]))
         client.chat_update(
             channel=incident.channel, ts=incident.message_ts, **_kw(diagnosis_message(incident.report, state))
         )
+        details = details_message(incident.report, state)
+        posted = [a["value"] for a in actions if a["action"] == "details" and a["user_id"] == DENPEX]
+        if details is not None and posted:
+            client.chat_update(channel=incident.channel, ts=posted[-1], **_kw(details))
+
+
+DENPEX = "denpex"  # who the bot's own recorded actions (the details message it posted) are by
+
+
+def _epoch(ts: str | None) -> float | None:
+    """A Slack message ts ("1796040605.000100") as seconds: when the message was posted."""
+    try:
+        return float(ts) if ts else None
+    except ValueError:
+        return None
+
+
+def _ticked_by(actions: list[dict]) -> dict[int, str]:
+    """Who ticked each checklist item: each tick is recorded as the whole selection its presser sent, so an
+    item was ticked by whoever's selection first held it after a selection that did not."""
+    ticked: dict[int, str] = {}
+    before: set[int] = set()
+    for a in actions:
+        if a["action"] != "checklist":
+            continue
+        now = {int(v) for v in a["value"].split(",") if v.isdigit()}
+        for item in now - before:
+            ticked[item] = a["user_id"]
+        for item in before - now:
+            ticked.pop(item, None)
+        before = now
+    return ticked
 
 
 def group_members(client: WebClient) -> Callable[[str], list[str]]:

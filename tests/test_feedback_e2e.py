@@ -82,7 +82,8 @@ def test_not_this_asks_what_it_was_and_records_it(fake, bot, driver):
     iid = incident_id(message)
     assert {"denpex_useful", "denpex_not_this", "denpex_mute"} <= set(_buttons(message))
     assert "denpex_draft" not in _buttons(message)  # nobody disputed it yet
-    blob = json.dumps(message["blocks"])
+    details = final_message(fake, CHANNEL, lambda t: "denpex_checklist_" + iid in t)  # the reply in the thread
+    blob = json.dumps(details["blocks"])
     assert "Considered and set aside" in blob and "not nccl_timeout" in blob
     driver.block_action("denpex_not_this", value=iid, message_ts=message["ts"], user_id="U123")
     form = fake.wait_for(lambda: fake.open_view("U123", "denpex_not_this_form"))
@@ -95,7 +96,7 @@ def test_not_this_asks_what_it_was_and_records_it(fake, bot, driver):
     )
     assert resp.status_code == 200 and not resp.content.strip()  # the form closes
     assert fake.open_view("U123", "denpex_not_this_form") is None
-    final_message(fake, CHANNEL, lambda t: "says it was `host_oom_killed`: dmesg shows the OOM killer" in t)
+    final_message(fake, CHANNEL, lambda t: "Disputed by <@U123> (it was `host_oom_killed`: dmesg shows the OOM" in t)
     with bot.db() as db:
         rows = db.execute(
             "SELECT signature, kind, class, note, user_id, at FROM feedback WHERE incident_id = ?", [iid]
@@ -268,6 +269,11 @@ def _answers(fake: FakeSlack) -> list[dict]:
     return [m for m in fake.messages(CHANNEL) if "denpex_ack" in json.dumps(m.get("blocks", []))]
 
 
+def _details(fake: FakeSlack, answer: dict) -> dict:
+    """An answer's reply in its thread, with the checklist."""
+    return final_message(fake, CHANNEL, lambda t: "denpex_checklist_" + incident_id(answer) in t)
+
+
 def test_the_track_record_from_real_presses(fake, bot, driver, tmp_path):
     """Two OOM answers: one confirmed (Useful, a box ticked), one rejected (Not this); the CLI and /metrics
     read the same database the presses built."""
@@ -276,12 +282,13 @@ def test_the_track_record_from_real_presses(fake, bot, driver, tmp_path):
         fake.wait_for(lambda: len(_answers(fake)) == run, timeout=30)  # noqa: B023 (waited for in the loop)
     confirmed, rejected = _answers(fake)
     driver.block_action("denpex_useful", value=incident_id(confirmed), message_ts=confirmed["ts"], user_id="U1")
+    details = _details(fake, confirmed)
     checklist = next(
-        el for b in confirmed["blocks"] for el in b.get("elements", []) if el.get("action_id") == "denpex_checklist"
+        el for b in details["blocks"] for el in b.get("elements", []) if el.get("action_id") == "denpex_checklist"
     )
     driver.block_action(
         "denpex_checklist",
-        message_ts=confirmed["ts"],
+        message_ts=details["ts"],
         action_type="checkboxes",
         selected_options=checklist["options"][:1],
         user_id="U2",

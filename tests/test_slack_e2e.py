@@ -280,20 +280,53 @@ def test_job_zero_is_refused_on_a_slurm_cluster(fake, tmp_path):
         b.stop()
 
 
+def details_of(fake: FakeSlack, message: dict) -> dict:
+    """The answer's first reply in its thread: the evidence, the fix and the checklist."""
+    return final_message(
+        fake,
+        CHANNEL,
+        lambda t: "denpex_checklist_" + incident_id(message) in t or "Every rank's first errors" in t,
+    )
+
+
 def test_pasted_log_with_the_word_payload_is_diagnosed_in_place(fake, driver):
     started = time.monotonic()
-    resp = driver.command("diagnose " + OOM_LOG)
+    resp = driver.command("diagnose " + OOM_LOG, user_id="U123")
     assert resp.status_code == 200 and time.monotonic() - started < 3  # acked within Slack's 3 s
     message = diagnosed(fake)
-    first = fake.calls_to("chat.postMessage")[0]
-    assert "Diagnosing" in first.arg("text")  # the first visible sign, then updated in place
-    updates = [c for c in fake.calls_to("chat.update") if c.ok]
-    assert updates and all(c.arg("ts") == first.response["ts"] for c in updates)
+    said, progress = fake.calls_to("chat.postMessage")[:2]
+    # in the channel: who asked, about what; in its thread: the progress message, then updated into the answer
+    assert said.arg("thread_ts") is None and "<@U123> ran `/denpex diagnose` on a pasted log" in said.arg("text")
+    assert progress.arg("thread_ts") == said.response["ts"] and "Diagnosing" in progress.arg("text")
+    assert message["ts"] == progress.response["ts"] and message["thread_ts"] == said.response["ts"]
     blob = json.dumps(message["blocks"])
     assert "Tried to allocate 2.00 GiB" in blob and "rank 3" in blob and "watchdog" in blob.lower()
     assert {"Acknowledge", "Fix applied…", "Not this", "More evidence"} <= set(
         el["text"]["text"] for b in message["blocks"] for el in b.get("elements", []) if el.get("type") == "button"
     )
+    details = details_of(fake, message)
+    assert details["thread_ts"] == said.response["ts"] and "*Evidence*" in json.dumps(details["blocks"])
+    channel_line = fake.wait_for(
+        lambda: (m := fake.message(CHANNEL, said.response["ts"])) and "CUDA" in m["text"] and m
+    )
+    assert "*CUDA out of memory* on rank 3" in channel_line["text"]  # what it found, said where it was asked
+    # nothing the bot posted breaks Slack's markup: no raw < or > outside <@…>, <!date…> and links
+    for m in fake.messages(CHANNEL):
+        if m.get("bot_id"):
+            raw = re.sub(r"<(?:@U|!date\^|https?://)[^<>]*>", "", m.get("text", "") + json.dumps(m.get("blocks", [])))
+            assert "<" not in raw and ">" not in raw, raw
+
+
+def test_a_healthy_paste_is_answered_to_the_asker_alone(fake, driver):
+    driver.command("diagnose [rank0]: step 1 loss 2.0\n[rank0]: step 2 loss 1.9\n[rank0]: done", user_id="U123")
+    answer = fake.wait_for(
+        lambda: next(
+            (e for e in fake.ephemeral_messages(CHANNEL, "U123") if "No failure found" in e["message"]["text"]), None
+        )
+    )
+    assert "pasted log" in answer["message"]["text"] and answer["message"].get("blocks")
+    time.sleep(0.5)
+    assert not [m for m in fake.messages(CHANNEL) if m.get("bot_id")]  # nothing in the channel
 
 
 def test_a_paste_at_slacks_limit_is_called_truncated(fake, driver):
@@ -313,7 +346,7 @@ def test_one_upload_one_answer_across_retries_and_restarts(fake, bot, driver, tm
     assert message.get("thread_ts") == share_ts  # answered in the upload's thread
     time.sleep(1.5)
     answers = [c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]
-    assert len(answers) == 1
+    assert len(answers) == 2 and "Evidence, fix and checklist" in answers[1].arg("text")  # the answer, its details
     sent = list(driver.sent)
     bot.stop()
     bot.start()  # seen event ids survive the restart
@@ -321,7 +354,7 @@ def test_one_upload_one_answer_across_retries_and_restarts(fake, bot, driver, tm
         httpx.post(bot.events_url, content=request.body, headers=request.headers)
     driver.file_upload_events(file)  # new event ids for the same file: still one answer
     time.sleep(2)
-    assert len([c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]) == 1
+    assert len([c for c in fake.calls_to("chat.postMessage") if c.arg("thread_ts") == share_ts]) == 2
 
 
 def test_the_same_content_uploaded_again_links_to_its_incident(fake, bot, driver):
@@ -486,41 +519,67 @@ def test_mentions_with_a_paste_and_in_a_file_thread(fake, driver):
 # -- the answer's buttons and checklist ----------------------------------------------------------------
 
 
+def header_and_state(fake: FakeSlack, ts: str) -> str:
+    message = fake.message(CHANNEL, ts)
+    assert message is not None
+    blocks = message["blocks"]
+    return blocks[0]["text"]["text"] + "\n" + blocks[1]["elements"][0]["text"]
+
+
 def test_buttons_record_who_and_when(fake, bot, driver):
+    fake.add_user("U456", "bob")
     driver.command("diagnose " + OOM_LOG)
     message = diagnosed(fake)
     iid = incident_id(message)
+    stale = fake.message(CHANNEL, message["ts"])  # as a client that has not redrawn yet still shows it
     driver.block_action("denpex_ack", value=iid, message_ts=message["ts"], user_id="U123")
-    final_message(fake, CHANNEL, lambda t: "Acknowledged by <@U123>" in t)
-    driver.block_action("denpex_not_this", value=iid, message_ts=message["ts"], user_id="U123")
+    fake.wait_for(lambda: "Acked by <@U123>" in header_and_state(fake, message["ts"]))
+    driver.block_action("denpex_ack", value=iid, message=stale, user_id="U123")  # pressed again: recorded once
+    assert "denpex_ack" not in json.dumps(fake.message(CHANNEL, message["ts"])["blocks"])  # replaced by its result
+    driver.block_action("denpex_not_this", value=iid, message_ts=message["ts"], user_id="U456")
     fake.wait_for(lambda: any("not the cause" in e["message"].get("text", "") for e in fake.ephemeral_messages()))
+    fake.wait_for(lambda: "Disputed: CUDA out of memory on rank 3" in header_and_state(fake, message["ts"]))
+    state = header_and_state(fake, message["ts"])
+    assert state.count("Acked by <@U123>") == 1 and state.index("Acked by") < state.index("Disputed by <@U456>")
+    assert re.search(r"Acked by <@U123> <!date\^\d+\^\{time\}\|\d\d:\d\d UTC>", state)  # each reader's own time
     driver.block_action("denpex_fix_applied", value=iid, message_ts=message["ts"], user_id="U123")
     modal = fake.wait_for(lambda: fake.open_view("U123", "denpex_fix_applied"))
-    assert "Rerun's job id" in json.dumps(modal["blocks"])
-    # no [clusters] here: the rerun cannot be fetched, and the modal says why instead of closing
+    # no [clusters] here: the form offers what is possible (a note), not a rerun it could never fetch
+    assert "No cluster is configured" in json.dumps(modal["blocks"]) and "rerun_job" not in json.dumps(modal)
+    empty = driver.view_submission(
+        "denpex_fix_applied", {"note": {"fix_note": {"type": "plain_text_input", "value": ""}}}
+    )
+    assert empty.json()["response_action"] == "errors" and "what was changed" in empty.json()["errors"]["note"]
     resp = driver.view_submission(
-        "denpex_fix_applied", {"rerun": {"rerun_job": {"type": "plain_text_input", "value": "812346"}}}, user_id="U123"
+        "denpex_fix_applied",
+        {"note": {"fix_note": {"type": "plain_text_input", "value": "micro-batch 8 -> 4 & expandable segments"}}},
+        user_id="U123",
     )
-    assert resp.json()["response_action"] == "errors" and "[clusters]" in resp.json()["errors"]["rerun"]
+    assert resp.status_code == 200 and not resp.content.strip()  # closed: recorded
+    said = final_message(fake, CHANNEL, lambda t: "applied a fix: micro-batch" in t)
+    assert "8 -&gt; 4 &amp; expandable" in said["text"]  # escaped: Slack shows it as typed
+    fake.wait_for(lambda: "Fix applied by <@U123> (micro-batch 8 -&gt; 4" in header_and_state(fake, message["ts"]))
+    details = details_of(fake, message)
     checklist = next(
-        el
-        for b in fake.message(CHANNEL, message["ts"])["blocks"]
-        for el in b.get("elements", [])
-        if el.get("action_id") == "denpex_checklist"
+        el for b in details["blocks"] for el in b.get("elements", []) if el.get("action_id") == "denpex_checklist"
     )
+    assert all(len(o["text"]["text"]) <= 75 for o in checklist["options"])
+    assert any("description" in o for o in checklist["options"])  # the long items' rest
     driver.block_action(
         "denpex_checklist",
-        message_ts=message["ts"],
+        message_ts=details["ts"],
         action_type="checkboxes",
         selected_options=checklist["options"][:2],
+        user_id="U456",
     )
     fake.wait_for(
         lambda: any(
             len(el.get("initial_options", [])) == 2
-            for b in fake.message(CHANNEL, message["ts"])["blocks"]
+            for b in fake.message(CHANNEL, details["ts"])["blocks"]
             for el in b.get("elements", [])
         )
     )
+    assert "Ticked: 1 by <@U456>, 2 by <@U456>" in json.dumps(fake.message(CHANNEL, details["ts"])["blocks"])
     driver.block_action("denpex_more_evidence", value=iid, message_ts=message["ts"])
     fake.wait_for_call("files.completeUploadExternal")
     evidence = [f for f in fake.files() if f["name"].startswith("denpex-evidence")]
@@ -529,18 +588,31 @@ def test_buttons_record_who_and_when(fake, bot, driver):
         actions = [r[0] for r in db.execute("SELECT action FROM actions WHERE incident_id = ? ORDER BY id", [iid])]
         status = db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()[0]
         ticks = db.execute("SELECT count(*) FROM checklist WHERE incident_id = ? AND checked = 1", [iid]).fetchone()[0]
-    assert actions == ["acknowledge", "not_this", "checklist", "more_evidence"]
+    assert actions.count("details") == 1  # the reply in the thread, recorded by the bot as it posted it
+    assert [a for a in actions if a != "details"] == [
+        "acknowledge",
+        "acknowledge",
+        "not_this",
+        "fix_note",
+        "fix_applied",
+        "checklist",
+        "more_evidence",
+    ]
     assert status == "disputed" and ticks == 2
 
 
-def test_healthy_and_unrecognised_answers(fake, driver):
-    driver.command("diagnose [rank0]: step 1 loss 2.0\n[rank0]: step 2 loss 1.9\n[rank0]: done")
-    final_message(fake, CHANNEL, lambda t: "No failure found" in t)
+def test_unrecognised_answers_show_what_failed_and_claim_nothing(fake, driver):
     driver.command(
         "diagnose [rank2]: Traceback (most recent call last):\n[rank2]: FrobnicationFault: the "
-        "widget jammed\n[rank2]: ERROR widget jammed"
+        "widget <jammed> & stuck\n[rank2]: ERROR widget jammed in grep -c x <log>"
     )
-    final_message(fake, CHANNEL, lambda t: "Unrecognised failure" in t)
+    answer = final_message(fake, CHANNEL, lambda t: "Unrecognised failure" in t and "denpex_draft" in t)
+    blob = json.dumps(answer["blocks"])
+    assert "Traceback (most recent call last)" not in blob  # a header says nothing of what failed
+    assert "widget &lt;jammed&gt; &amp; stuck" in blob and "grep -c x &lt;log&gt;" in blob  # escaped
+    buttons = {el["action_id"] for b in answer["blocks"] for el in b.get("elements", []) if el.get("type") == "button"}
+    assert "denpex_not_this" not in buttons and "denpex_fix_applied" not in buttons  # it claims nothing
+    assert {"denpex_draft", "denpex_ack", "denpex_more_evidence"} <= buttons
 
 
 # -- big uploads -------------------------------------------------------------------------------------
@@ -561,7 +633,7 @@ def test_a_150_mb_upload_is_answered_within_400_mb(fake, bot, driver, tmp_path):
     message = diagnosed(fake, timeout=180)
     elapsed = time.monotonic() - started
     assert "big_train.log" in json.dumps(message["blocks"])
-    progress = [c.arg("text") for c in fake.calls_to("chat.update") if " MB read" in (c.arg("text") or "")]
+    progress = [c.arg("text") for c in fake.calls_to("chat.update") if "B read (" in (c.arg("text") or "")]
     assert progress, "long downloads and scans show bytes read / total"
     peak = bot.peak_rss_mb()
     print(f"\n150 MB upload: answered in {elapsed:.1f}s, bot peak RSS {peak:.0f} MB, {len(progress)} progress updates")
@@ -634,15 +706,13 @@ def test_a_burst_of_mentions_gets_every_right_answer_exactly_once(fake, bot, dri
         return [m for m in fake.thread(CHANNEL, ts) if m.get("bot_id")]
 
     def settled():
-        return all(
-            any("denpex_ack" in json.dumps(m.get("blocks", [])) or ":x:" in m.get("text", "") for m in answers(ts))
-            for ts, _, _ in jobs
-        )
+        return all(len(answers(ts)) >= 2 for ts, _, _ in jobs)  # the answer and its details
 
     fake.wait_for(settled, timeout=180)
+    time.sleep(1)
     for ts, _, title in jobs:
-        got = answers(ts)
-        assert len(got) == 1, (ts, [m.get("text") for m in got])  # one message, updated in place
+        got = [m for m in answers(ts) if "denpex_ack" in json.dumps(m.get("blocks", []))]
+        assert len(got) == 1 and len(answers(ts)) == 2, (ts, [m.get("text") for m in answers(ts)])  # in place
         assert title in got[0]["text"] + json.dumps(got[0]["blocks"]), got[0]["text"]
         assert ":x:" not in got[0]["text"]
     assert "ScratchInUseError" not in bot.output() and "Traceback" not in bot.output()
@@ -794,8 +864,8 @@ def test_a_host_whose_hardware_keeps_failing_is_named_with_its_drain_command(fak
 
 
 def answers(fake) -> list[dict]:
-    """The bot's finished answers in the channel (with their buttons)."""
-    return [m for m in fake.messages(CHANNEL, include_replies=False) if "denpex_ack" in json.dumps(m.get("blocks", []))]
+    """The bot's finished answers in the channel and its threads (with their buttons)."""
+    return [m for m in fake.messages(CHANNEL) if "denpex_ack" in json.dumps(m.get("blocks", []))]
 
 
 def wait_for_answers(fake, count: int) -> None:

@@ -78,7 +78,6 @@ def register(
     def diagnose(body: dict, ack, client, key: str | None) -> bool:
         """`/denpex diagnose …`; True when the work was handed to the responder (which finishes `key`)."""
         user = body.get("user_id", "")
-        target = Target(body["channel_id"], None, user, key)
         try:
             asked = read_diagnose_command(body.get("text") or "")
             ref = service.job_for(asked.reference, user, group_members(client)) if isinstance(asked, JobAsked) else None
@@ -92,6 +91,10 @@ def register(
             ack(text=render.not_allowed(exc.ref.cluster))
             return False
         ack()
+        what = render.job_asked(ref.raw) if ref is not None else render.PASTED
+        target = Target(
+            body["channel_id"], None, user, key, asked=what
+        )  # announced in the channel, answered in its thread
         if ref is not None:
             responder.diagnose_job(client, target, ref)
         elif isinstance(asked, Paste):
@@ -103,7 +106,14 @@ def register(
         verb = (body.get("text") or "").strip().partition(" ")[0].lower()
         if verb == "status":
             channel = body["channel_id"]
-            ack(text=render.status_with_watches(store.open_incidents(channel), store.watches_in(channel)))
+            text = render.status_with_watches(
+                store.open_incidents(channel),
+                store.watches_in(channel),
+                channel,
+                responder.workspace_url(client),
+                service.unrecognised_open_for(),
+            )
+            ack(text=text)
             return
         if verb == "hosts":
             ack(text=service.hosts_text())

@@ -1,0 +1,296 @@
+"""The answer's first screen fits its budget on every answer the corpus produces, and every message keeps to
+Slack's limits and mrkdwn's rules (issue 16 items 1, 3, 7; issue 15 item 9)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from conftest import CORPUS, ROOT
+from fake_slack.blockkit import validate_blocks
+
+import signatures
+from bot.blockkit import FIRST_SCREEN_BLOCKS, FIRST_SCREEN_CHARS, OPTION_TEXT, problems, visible
+from bot.render import (
+    MessageState,
+    Step,
+    details_message,
+    diagnosis_message,
+    evidence_lines,
+    fix_bullets,
+    launcher_only,
+    progress_message,
+    status_message,
+    timeline_steps,
+)
+
+
+def corpus_runs() -> list[tuple[str, list[str]]]:
+    """Every answer the corpus gives: its single logs (labels.jsonl) and the blind sets' whole runs."""
+    runs = [(row["file"], [str(CORPUS / row["file"])]) for row in _rows(CORPUS / "labels.jsonl")]
+    for blind in sorted(CORPUS.glob("blind_r*")):
+        runs += [
+            (f"{blind.name}/{row['run']}", [str(blind / "runs" / row["run"] / i) for i in row["inputs"]])
+            for row in _rows(blind / "labels.jsonl")
+        ]
+    return runs
+
+
+def _rows(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+NOW = time.time()
+BUSY = [  # a morning's worth of presses: the state line at its longest
+    Step(NOW - 3500, "acknowledged", "U0ALICE01"),
+    Step(NOW - 3000, "disputed", "U0BOBBY01"),
+    Step(NOW - 2000, "fix", "U0ALICE01", "micro-batch 8 -> 4 and expandable segments on"),
+    Step(NOW - 1900, "watching", "U0ALICE01", "hpc-cluster/81240012"),
+    Step(NOW - 100, "back", None, "hpc-cluster/81240012"),
+]
+STATES = {
+    "fresh": lambda name: MessageState(1, name, opened_at=NOW - 3600),
+    "busy": lambda name: MessageState(
+        1, name, opened_at=NOW - 3600, useful=["U1", "U2"], muted=("U3", "t"), steps=BUSY, checked={0, 1}
+    ),
+}
+RUNS = corpus_runs()
+
+
+@pytest.fixture(scope="module")
+def reports(matcher) -> dict[str, signatures.Report]:
+    return {name: signatures.diagnose(inputs, matcher) for name, inputs in RUNS}
+
+
+def test_the_corpus_gives_answers_of_every_kind(reports):
+    assert len(reports) >= 200
+    outcomes = {r.outcome for r in reports.values()}
+    assert {"diagnosed", "healthy"} <= outcomes
+
+
+@pytest.mark.parametrize("state", sorted(STATES))
+def test_every_first_screen_fits_the_budget(reports, state):
+    over = []
+    for name, report in reports.items():
+        text, blocks = diagnosis_message(report, STATES[state](name))
+        shown = visible(blocks)
+        if len(blocks) > FIRST_SCREEN_BLOCKS or len(shown) > FIRST_SCREEN_CHARS:
+            over.append((name, len(blocks), len(shown)))
+        assert problems(blocks, text) == [] and validate_blocks(blocks) == [], name
+    assert not over, f"over {FIRST_SCREEN_BLOCKS} blocks or {FIRST_SCREEN_CHARS} visible characters: {over}"
+
+
+def test_the_first_screen_is_enough_to_act(reports):
+    """Header with what and where, the state, the cause and why, the fix, the first error line, the buttons."""
+    for name, report in reports.items():
+        if report.top is None:
+            continue
+        _, blocks = diagnosis_message(report, STATES["fresh"](name))
+        assert blocks[0]["type"] == "header" and report.top.severity not in blocks[0]["text"]["text"], name
+        body = json.dumps(blocks)
+        assert "*Cause:*" in body and "*Fix:*" in body and "*First error*" in body, name
+        assert any(b["type"] == "actions" for b in blocks), name
+        if report.top.initiating_rank is not None:
+            assert f"on rank {report.top.initiating_rank}" in blocks[0]["text"]["text"], name
+
+
+def test_every_reply_in_the_thread_keeps_slacks_limits_and_labels_checkboxes_shortly(reports):
+    for name, report in reports.items():
+        details = details_message(report, STATES["busy"](name))
+        if report.top is None:
+            continue
+        assert details is not None, name
+        text, blocks = details
+        assert problems(blocks, text) == [] and validate_blocks(blocks) == [], name
+        boxes = [el for b in blocks for el in b.get("elements", []) if el.get("type") == "checkboxes"]
+        assert len(boxes) == 1, name  # the checklist once, as checkboxes only
+        for option in boxes[0]["options"]:
+            assert len(option["text"]["text"]) <= OPTION_TEXT
+        shown = " ".join(o["text"]["text"] + o.get("description", {}).get("text", "") for o in boxes[0]["options"])
+        assert "1." not in shown[:3]  # no numbered copy of the list
+        assert "*Confirm it*" in json.dumps(blocks) and "Ticked:" not in json.dumps(blocks)  # nobody ticked
+
+
+MARKUP = re.compile(r"<(?:@U[A-Z0-9]+|!date\^\d+\^[^|<>]+\|[^<>]+|https?://[^|<>]+\|[^<>]+)>")
+
+
+def _raw_brackets(blocks: list[dict]) -> list[str]:
+    found = []
+    for block in blocks:
+        for obj in [block.get("text"), *block.get("fields", []), *block.get("elements", [])]:
+            if isinstance(obj, dict) and obj.get("type") == "mrkdwn":
+                rest = MARKUP.sub("", obj["text"])
+                if re.search(r"[<>]|&(?!amp;|lt;|gt;)", rest):
+                    found.append(rest)
+    return found
+
+
+def test_text_from_logs_and_signatures_is_escaped_for_mrkdwn(reports):
+    """`grep … <log>`, `in <module>` and `a & b` arrive as written, not as broken links (formatting#escaping)."""
+    seen = 0
+    for name, report in reports.items():
+        for state in STATES.values():
+            blocks = diagnosis_message(report, state(name))[1]
+            details = details_message(report, state(name))
+            for found in (blocks, details[1] if details else []):
+                assert _raw_brackets(found) == [], name
+                seen += "&lt;" in json.dumps(found)
+    assert seen  # the corpus has such lines: the check is not vacuous
+
+
+def test_no_empty_template_field_and_no_raw_byte_counts(reports):
+    for name, report in reports.items():
+        for blocks in [diagnosis_message(report, STATES["fresh"](name))[1]]:
+            prose = " ".join(
+                b["text"]["text"].split("```")[0] for b in blocks if b["type"] == "section" and "text" in b
+            )
+            assert not re.search(r"\bunknown\b", prose), (name, prose)
+            assert not re.search(r"\b\d{7,} bytes\b", prose), (name, prose)
+
+
+def test_evidence_reads_itself():
+    report = signatures.diagnose_sources(
+        [
+            signatures.source_from_bytes(
+                "job.log",
+                b"[rank3]: Traceback (most recent call last):\n"
+                b'[rank3]:   File "/w/train.py", line 10, in <module>\n'
+                b"[rank3]:     main()\n"
+                b'[rank3]:   File "/w/train.py", line 8, in main\n'
+                b"[rank3]:     loss = model(x).sum()\n"
+                b"[rank3]:            ^^^^^^^^\n"
+                b"[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a "
+                b"total capacity of 79.10 GiB of which 1.06 GiB is free.\n",
+            )
+        ]
+    )
+    lines = evidence_lines(report.top)
+    assert lines[0].startswith("cause — rank 3")
+    assert not any(set(line.strip()) <= {"^", "~"} for line in lines)  # caret lines stripped
+    assert sum("Tried to allocate" in line for line in lines) == 1  # the cause once
+    assert not any(line.strip().startswith("[rank3]") for line in lines)  # the rank said in words instead
+
+
+@pytest.mark.parametrize(
+    "fix,count",
+    [
+        ("Lower the batch. Enable checkpointing. Use bf16. Shard the optimizer. Check nvidia-smi.", 4),
+        ("Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; lower the micro-batch size", 2),
+    ],
+)
+def test_the_fix_is_two_to_four_bullets(fix, count):
+    assert len(fix_bullets(fix)) == count
+
+
+def test_commands_in_the_fix_are_code(matcher):
+    report = signatures.diagnose([str(ROOT / "examples" / "job_812345.tar.gz")], matcher)
+    assert report.top is not None and report.top.signature == "cuda.out_of_memory"
+    thread = json.dumps(details_message(report, STATES["fresh"]("x"))[1])
+    assert "`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`" in thread and "`nvidia-smi`" in thread
+
+
+def test_the_state_line_is_a_timeline_in_order_with_each_press_once():
+    actions = [
+        {"action": "acknowledge", "user_id": "U1", "value": "", "at": "2026-11-30T03:12:00Z"},
+        {"action": "acknowledge", "user_id": "U1", "value": "", "at": "2026-11-30T03:12:05Z"},  # pressed twice
+        {"action": "not_this", "user_id": "U2", "value": "", "at": "2026-11-30T03:20:00Z"},
+        {"action": "fix_applied", "user_id": "U1", "value": "local/812400", "at": "2026-11-30T04:00:00Z"},
+        {"action": "details", "user_id": "denpex", "value": "1.2", "at": "2026-11-30T03:10:01Z"},
+    ]
+    followups = [
+        {
+            "job": "local/812400",
+            "requested_by": "U1",
+            "status": "done",
+            "verdict": "back",
+            "created_at": "2026-11-30T04:00:00Z",
+            "updated_at": "2026-11-30T05:00:00Z",
+        }
+    ]
+    steps = timeline_steps(actions, followups)
+    assert [s.kind for s in steps] == ["acknowledged", "disputed", "watching", "back"]
+    report = signatures.diagnose([str(CORPUS / "009_checkpoint_disk_full.log")])
+    _, blocks = diagnosis_message(report, MessageState(1, "x", opened_at=NOW, steps=steps))
+    header, state = blocks[0]["text"]["text"], blocks[1]["elements"][0]["text"]
+    assert "Back:" in header
+    assert re.fullmatch(
+        r"Open <!date\^\d+\^\{time\}\|[^>]+> → :eyes: Acked by <@U1> <!date[^>]+> → :no_entry_sign: Disputed by "
+        r"<@U2> <!date[^>]+> → :mag: Watching rerun `local/812400` <!date[^>]+> → :x: Back <!date[^>]+>",
+        state,
+    ), state
+    assert "denpex_ack" not in json.dumps(blocks)  # the Acknowledge button is replaced by its result
+
+
+def test_progress_says_only_what_it_knows():
+    assert "0 MB" not in progress_message("a.log", 0, None)[0] and "read" not in progress_message("a.log", 0, 0)[0]
+    assert "1.0 MB of 2.0 MB read (50%)" in progress_message("a.log", 1_000_000, 2_000_000)[0]
+
+
+def test_launcher_lines_alone_say_where_the_cause_is():
+    only = signatures.Report(
+        diagnoses=[],
+        unrecognised=[
+            signatures.RankLines(
+                rank=None,
+                lines=[signatures.LogLine(source="l", line=3, text="srun: error: node7: task 3: Exited with code 1")],
+            )
+        ],
+        stats=signatures.Stats(bytes=1, lines=3, ranks=[], hosts=[], sources=1, skipped=[], completed={}, seconds=0.0),
+    )
+    assert launcher_only(only)
+    _, blocks = diagnosis_message(only, MessageState(1, "x"))
+    assert "Only the launcher" in json.dumps(blocks) and "--log-dir" in json.dumps(blocks)
+
+
+def test_status_groups_by_state_links_threads_and_forgets_old_unrecognised_answers():
+    day = 86400
+    rows = [
+        {
+            "id": 1,
+            "source": "a.log",
+            "signature": "cuda.out_of_memory",
+            "status": "open",
+            "message_ts": "1.2",
+            "thread_ts": "1.1",
+            "opened_at": "2026-11-30T03:00:00Z",
+            "next_check": None,
+        },
+        {
+            "id": 2,
+            "source": "b.log",
+            "signature": None,
+            "status": "unrecognised",
+            "message_ts": "2.2",
+            "thread_ts": None,
+            "opened_at": "2026-11-20T03:00:00Z",
+            "next_check": None,
+        },
+        {
+            "id": 3,
+            "source": "c.log",
+            "signature": "nccl.x",
+            "status": "recurred",
+            "message_ts": "3.2",
+            "thread_ts": None,
+            "opened_at": "2026-11-30T02:00:00Z",
+            "next_check": None,
+        },
+        {
+            "id": 4,
+            "source": "d.log",
+            "signature": None,
+            "status": "disputed",
+            "message_ts": "4.2",
+            "thread_ts": None,
+            "opened_at": "2026-11-30T02:00:00Z",
+            "next_check": None,
+        },
+    ]
+    now = 1796011200.0  # 2026-11-30T04:00Z
+    text = status_message(rows, "C1", "https://acme.slack.com/", now, 3 * day)
+    assert "#2" not in text and "#4" not in text  # an old unrecognised answer, one someone said is not one
+    assert text.index(":x: Back after a fix (1)") < text.index("Open, nobody on it yet (1)")
+    assert "<https://acme.slack.com/archives/C1/p12?thread_ts=1.1&amp;cid=C1|#1 cuda.out_of_memory>" in text
+    assert "opened <!date^1796007600^{ago}|2026-11-30 03:00 UTC>" in text  # each reader's "1 hour ago"
