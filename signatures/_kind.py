@@ -4,7 +4,7 @@ something else, rather than "healthy": /etc/passwd, a README, a chat message.
 
 Judged from what the scan already hands over, never by reading the input again: the first bytes of every
 source (`Source.head`, sniffed before the scan), the error-like lines it kept, whether any signature confirmed a
-line, and its training progress and world size."""
+line, its training progress and world size, and the sources' names (a file named for the rank that wrote it)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,16 @@ from dataclasses import dataclass
 
 from ._draft import message_of
 from ._events import ScanResult
-from ._lines import parse_time
+from ._lines import parse_time, rank_from_path
 from ._models import NotALog, Report
 
 # What message_of leaves of a log's prefix (it strips srun labels, [rankN]:, ISO and glog times, level words,
 # NCCL's host:pid:tid): a rank said in words, a dmesg clock, a bare clock; then what the message itself says.
 _PREFIX = re.compile(
     r"(?i)^(?:\s{0,3}(?:global_)?rank\s*[=:]?\s*\d{1,6}(?:\]|:|\s\||\s-\s)|\[(?:rank|default|r)\s?\d{1,6}\]"
-    r"|\[\s*\d+\.\d{3,9}\]|\[?[0-2]\d:[0-5]\d:[0-5]\d\b)"
+    r"|\[\s*\d+\.\d{3,9}\]|\[?[0-2]\d:[0-5]\d:[0-5]\d\b"
+    r"|\[?\d{1,4}[/.]\d{1,2}(?:[/.]\d{2,4})?[ T][0-2]?\d:[0-5]\d:[0-5]\d"  # detectron2's [03/07 20:19:00, 06/12/2020 10:05:38
+    r"|\[[IWEF]\s?[\w.]+\.(?:cpp|cc|cu|h|hpp|py):\d+\])"  # PyTorch's C++ log: [W reducer.cpp:1303]
 )
 TIME_WITHIN = 48  # a timestamp this near the start of a line is its prefix, not a date in a sentence
 _MESSAGE = re.compile(
@@ -31,9 +33,13 @@ _MESSAGE = re.compile(
     | \S+\.py:\d+:\ \w*Warning:                                           # warnings.warn
     | (?:srun|sbatch|salloc|slurmstepd(?:-[\w.-]+)?|mpirun|prterun|orterun)(?::|\ error:)\s
     | \*\*\*\ (?:JOB|STEP)\ \d
+    | Submitted\ batch\ job\ \d
     | torch\.(?:distributed|multiprocessing)\.[\w.]+(?:\ |:|$)
     | (?:Segmentation\ fault|Killed\s*$|Aborted\s*$|Bus\ error)
     | \{'(?:loss|eval_loss|train_runtime|train_loss)':\ [-\d]                # the HF Trainer's dicts
+    | \s*\d{1,3}%\|                                                        # a tqdm bar
+    | \s*(?:Epoch|Iteration|Iter|Step)\s*\[?\d+(?:\s*/\s*\d+)?\]?(?:[\s,:|]|$)  # "Epoch 0 step 0", "Epoch 3/10"
+    | (?:Reason|Message|Exit\ Code|Last\ State|State|Status|Type):\s{2,}\S    # kubectl describe's fields
     """
 )
 # anywhere in a line: a training step with its loss, a progress bar, NCCL's own log
@@ -77,6 +83,8 @@ def judge(report: Report, scan: ScanResult, evidence: LogEvidence) -> NotALog | 
     if report.diagnoses or report.flight_recorder or not scan.lines or evidence.first is not None:
         return None
     if scan.events or scan.progress or scan.world_size:
+        return None
+    if any(rank_from_path(name) is not None for name in scan.sources):  # rank3.log, attempt_0/3/stdout.log
         return None
     kept = [ln.text for lines in scan.errorlike.values() for ln in lines]
     if any(log_like(text) for text in kept):

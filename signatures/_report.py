@@ -557,15 +557,14 @@ def _same_key(ev: Evidence) -> tuple[str, ...]:
 def _evidence_lines(d: Diagnosis, width: int) -> list[Line]:
     """Each evidence line under its traceback, labelled in words; a traceback that several ranks printed alike
     is shown once, followed by the ranks that printed it too ("same on ranks 0-2: ...")."""
-    alike: dict[tuple[str, ...], list[Evidence]] = {}
+    cited: dict[tuple[str, int], Evidence] = {}  # a line two signatures both cite is shown once
     for ev in d.evidence:
+        cited.setdefault((ev.source, ev.line), ev)
+    alike: dict[tuple[str, ...], list[Evidence]] = {}
+    for ev in cited.values():
         alike.setdefault(_same_key(ev), []).append(ev)
     out: list[Line] = []
-    printed: set[tuple[str, int]] = set()  # a line two signatures both cite is shown once
-    for ev in d.evidence:
-        if (ev.source, ev.line) in printed:
-            continue
-        printed.add((ev.source, ev.line))
+    for ev in cited.values():
         group = alike[_same_key(ev)]
         if group[0] is not ev:
             continue  # shown with the first rank that printed it
