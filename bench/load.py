@@ -21,6 +21,13 @@ and ``--timeout`` overall, after which whatever is missing is reported and the b
     .venv/bin/python bench/load.py --mentions 40 --concurrency 8     # a quick one
     .venv/bin/python bench/load.py                                   # 500 mentions at 50 in flight
     .venv/bin/python bench/load.py --replicas 2 --json > load.json
+    .venv/bin/python bench/load.py --replicas 2 --postgres           # on a throwaway PostgreSQL
+    .venv/bin/python bench/load.py --matrix --mentions 200           # 1 and 2 replicas, SQLite and PostgreSQL
+
+``--postgres`` starts a throwaway PostgreSQL cluster (``tests/pg/cluster.py``: initdb and pg_ctl on a temporary
+directory and a free loopback port) for the run and removes it afterwards; ``--matrix`` runs the same burst four
+times (1 and 2 replicas, on SQLite and on PostgreSQL), each in a process of its own, and prints one table of
+the ack p99, the answers per mention and the time to the last answer.
 
 Exit status: 0 when every mention got exactly one right answer, 1 otherwise (2: could not start).
 Only 127.0.0.1 is ever used. Progress goes to stderr; the Markdown table (or JSON) to stdout.
@@ -131,7 +138,7 @@ def light_call(c) -> dict:
         out.update(
             thread_ts=str(c.arg("thread_ts") or ""),
             state=classify(text, blocks),
-            acknowledged="Acknowledged by <@" in content_of(text, blocks),
+            acknowledged=acked(content_of(text, blocks)),
         )
     return out
 
@@ -299,6 +306,7 @@ def pasted_log(kind: str, i: int, run: str) -> tuple[str, str]:
 # -- classifying what the bot posted ----------------------------------------------------------------------
 
 ANSWER, FAILED, NOTICE, PROGRESS = "answer", "failed", "notice", "progress"
+DETAIL = "detail"  # the answer's evidence, fix and checklist, posted in its thread: neither final nor progress
 FINAL = (ANSWER, FAILED, NOTICE)
 
 
@@ -308,14 +316,21 @@ def content_of(text, blocks) -> str:
     return (text or "") + json.dumps(blocks or [])
 
 
+def acked(blob: str) -> bool:
+    """The message shows an Acknowledge press (its state line: "Acked by <@U…>"; "Acknowledged by" before)."""
+    return "Acked by <@" in blob or "Acknowledged by <@" in blob
+
+
 def classify(text, blocks) -> str:
     """A diagnosis (it has the Acknowledge button, or says no failure was found), a ":x:" failure, another
-    one-paragraph notice (":warning:", ":link: Already diagnosed", the mention help), or else progress
-    ("Diagnosing…", "queued: N ahead of you", anything new)."""
+    one-paragraph notice (":warning:", ":link: Already diagnosed", the mention help), the answer's detail in its
+    thread, or else progress ("Diagnosing…", "queued: N ahead of you", anything new)."""
     blob = content_of(text, blocks)
-    if "denpex_ack" in blob or "No failure found" in blob:
+    if "denpex_buttons" in blob or "denpex_ack" in blob or "No failure found" in blob:  # Acknowledged: no denpex_ack
         return ANSWER
     t = (text or "").lstrip()
+    if t.startswith("Evidence, fix and checklist for"):
+        return DETAIL
     if t.startswith(":x:"):
         return FAILED
     if t.startswith((":warning:", ":link:", ":no_entry", ":scissors:")) or "Paste a log after the mention" in t:
@@ -1122,7 +1137,7 @@ def evaluate(fake, tracker: Tracker, mentions: list[Mention], burst_start: float
             last_answer = latest if last_answer is None else max(last_answer, latest)
         if m.button_pressed:
             counts["buttons_target"] += 1
-            if any("Acknowledged by <@" in content_of(msg.get("text"), msg.get("blocks")) for *_, msg in finals):
+            if any(acked(content_of(msg.get("text"), msg.get("blocks"))) for *_, msg in finals):
                 counts["buttons_applied"] += 1
     return {
         "mentions": len(mentions),
@@ -1302,6 +1317,16 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="bot processes on different ports sharing --db; requests go round-robin (default 1)",
     )
     p.add_argument("--db", help="DENPEX_DB for every replica, passed through as is (default: a temp SQLite file)")
+    p.add_argument(
+        "--postgres",
+        action="store_true",
+        help="DENPEX_DB on a throwaway PostgreSQL cluster started for the run (needs PostgreSQL's initdb and pg_ctl)",
+    )
+    p.add_argument(
+        "--matrix",
+        action="store_true",
+        help="run the burst with 1 and 2 replicas on SQLite and on PostgreSQL, and print one summary table",
+    )
     p.add_argument("--config", help="DENPEX_CONFIG for the bots (default: a temp file with [bot] file_hosts = [])")
     p.add_argument("--channels", type=int, default=10, help="channels the mentions are spread over (default 10)")
     p.add_argument(
@@ -1349,9 +1374,21 @@ def parse_args(argv=None) -> argparse.Namespace:
             p.error(f"--{name} must be >= 0")
     if args.concurrency < 1 or args.replicas < 1 or args.channels < 1 or args.timeout <= 0:
         p.error("--concurrency, --replicas and --channels must be >= 1, --timeout > 0")
+    if args.postgres and args.db:
+        p.error("--postgres starts its own database: leave --db out")
     args.retries = min(args.retries, args.mentions)
     args.buttons = min(args.buttons, args.mentions)  # one press per answered diagnosis
     return args
+
+
+def _db_label(args: argparse.Namespace) -> str:
+    """What the replicas shared, for the result (a URL without its password)."""
+    if args.postgres:
+        return "throwaway PostgreSQL"
+    if not args.db:
+        return "temp sqlite"
+    parts = urllib.parse.urlsplit(args.db)
+    return args.db.replace(f":{parts.password}@", ":***@") if parts.password else args.db
 
 
 class _Terminated(Exception):
@@ -1362,8 +1399,46 @@ def _on_sigterm(signum, frame):
     raise _Terminated()
 
 
+MATRIX = [("SQLite", 1), ("SQLite", 2), ("PostgreSQL", 1), ("PostgreSQL", 2)]
+
+
+def run_matrix(argv: list[str]) -> int:
+    """The same burst four times, each in a process of its own; one table of what issue 17 asks to compare."""
+    passed = [a for a in argv if a not in ("--matrix", "--json", "--postgres")]
+    rows = [
+        "| database | replicas | ack p99 (all requests) | acks over 3 s | answers per mention | right answers | "
+        "time to last answer |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    failed = False
+    for database, replicas in MATRIX:
+        command = [sys.executable, __file__, *passed, "--json", "--replicas", str(replicas)]
+        if database == "PostgreSQL":
+            command.append("--postgres")
+        print(f"[load] matrix: {database}, {replicas} replica(s)", file=sys.stderr, flush=True)
+        done = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+        try:
+            result = json.loads(done.stdout)
+        except json.JSONDecodeError:
+            rows.append(f"| {database} | {replicas} | did not run (exit {done.returncode}) | | | | |")
+            failed = True
+            continue
+        a, ack = result["answers"], result["ack_latency"]["all"]
+        per = ", ".join(f"{k}: {v}" for k, v in a["answers_per_mention"].items())
+        last = a["time_to_last_answer_s"]
+        rows.append(
+            f"| {database} | {replicas} | {ack['p99_ms']:,.1f} ms | {ack['over_3s']} | {per} | "
+            f"{a['right']} / {a['mentions']} | {'n/a' if last is None else f'{last:.1f} s'} |"
+        )
+        failed = failed or not result["passed"]
+    print("\n".join(rows))
+    return 1 if failed else 0
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.matrix:
+        return run_matrix(list(sys.argv[1:] if argv is None else argv))
     if args.denpex:
         DENPEX_CMD[:] = args.denpex.split()
     signal.signal(signal.SIGTERM, _on_sigterm)
@@ -1374,6 +1449,16 @@ def main(argv=None) -> int:
 
     workdir = Path(tempfile.mkdtemp(prefix="denpex-load-"))
     run = secrets.token_hex(4)
+    postgres: Path | None = None  # the throwaway cluster's directory
+    if args.postgres:
+        from pg import cluster as pg_cluster
+
+        try:
+            args.db, postgres = pg_cluster.start()
+        except pg_cluster.PostgresUnavailable as exc:
+            print(f"[load] --postgres: {exc}", file=sys.stderr, flush=True)
+            return 2
+        say(f"throwaway PostgreSQL in {postgres}")
     config = args.config
     if not config:
         config = str(workdir / "denpex.toml")
@@ -1550,7 +1635,7 @@ def main(argv=None) -> int:
                     "settle",
                 )
             }
-            | {"db": "temp sqlite" if not args.db else args.db, "warmup": not args.no_warmup},
+            | {"db": _db_label(args), "warmup": not args.no_warmup},
             "ack_latency": {"all": latency_summary(all_lat), **{k: latency_summary(v) for k, v in by_kind.items()}},
             "requests": {
                 "total": len(ops),
@@ -1601,6 +1686,8 @@ def main(argv=None) -> int:
         if client is not None:
             client.close()
         fake.stop()
+        if postgres is not None:
+            pg_cluster.stop(postgres)
     if interrupted or not result:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)

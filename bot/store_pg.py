@@ -162,6 +162,8 @@ class PgDatabase:
 
     def __init__(self, url: str, min_size: int = POOL_MIN, max_size: int = POOL_MAX) -> None:
         self.url = url
+        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT):  # the server's own words when it refuses
+            pass
         self._local = threading.local()  # the connection of the thread's open transaction, and its changes
         self.pool = ConnectionPool(
             url,
