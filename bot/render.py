@@ -325,6 +325,12 @@ def _short_title(title: str) -> str:
     return head
 
 
+def _name(title: str) -> str:
+    """The name of a failure without its explanation: 'NCCL watchdog: a collective ran past…' -> 'NCCL watchdog'."""
+    head = re.sub(r"\s*\([^)]*\)", "", title).split(": ", 1)[0].strip()
+    return head if len(head) >= 8 else title
+
+
 def _where(d: Diagnosis) -> str:
     if d.initiating_rank is not None:
         who = f"rank {d.initiating_rank}"
@@ -371,7 +377,7 @@ def _knock_on(report: Report, d: Diagnosis) -> str:
         groups.setdefault(tuple(c.ranks), []).append(c)
     parts = []
     for ranks, found in list(groups.items())[:2]:
-        titles = " then ".join(escape(clip_words(_short_title(c.title), 40)) for c in found[:2])
+        titles = " then ".join(escape(clip_words(_name(c.title), 40)) for c in found[:2])
         parts.append(f"{_ranks(list(ranks)) if ranks else 'the job'}: {titles},{_after(found[0].seconds_after)}")
     if len(groups) > 2:
         parts.append(f"{len(groups) - 2} more")
@@ -572,8 +578,9 @@ def _checklist(d: Diagnosis, state: MessageState) -> list[dict]:
 def _why_all(report: Report, d: Diagnosis) -> str:
     parts = []
     a = d.attribution
-    if a.reasons:
-        parts.append("*Why this rank:* " + escape("; ".join(_humane(r.text) for r in a.reasons[:3])))
+    reasons = [r.text for r in a.reasons[:3] if not r.text.startswith("first seen:")]  # the evidence shows it
+    if reasons or a.reasons:
+        parts.append("*Why this rank:* " + (escape("; ".join(_humane(r) for r in reasons)) or _why(d, 200)))
     parts.append(f":mag: {escape(considered_line(report))}")
     if d.action in REQUEUE:
         parts.append(f"{REQUEUE[d.action]}: {escape(d.action_reason)}")

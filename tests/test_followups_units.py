@@ -217,3 +217,27 @@ def test_verdicts_judge_the_reruns_progress_not_its_state(rerun, facts, expected
     assert original.stats.last_step == 200
     verdict = judge(original, report(rerun), facts, LIBRARY)
     assert verdict.verdict == expected and detail in verdict.detail, verdict.detail
+
+
+@pytest.mark.parametrize(
+    "rerun,finished,expected,detail",
+    [
+        # a `paths` cluster has no scheduler state: the log says it finished
+        (steps(1, 50, "training complete\n"), "training complete", GONE, "says training finished"),
+        # or it trained past the step where the original failed
+        (steps(1, 250), None, GONE, "past step 200"),
+        # short of it, and no state to say it ended: still being written, not inconclusive
+        (steps(1, 150), None, NOT_YET, "at step 150"),
+        # the signature fired again
+        (steps(1, 50, OOM), None, BACK, "fired again"),
+    ],
+)
+def test_a_rerun_with_no_scheduler_state_is_judged_by_its_log(rerun, finished, expected, detail):
+    original = report(steps(1, 200, OOM))
+    verdict = judge(original, report(rerun), JobFacts("2"), LIBRARY, finished)
+    assert verdict.verdict == expected and detail in verdict.detail, verdict.detail
+
+
+def test_a_log_with_nothing_to_compare_is_not_yet_judged():
+    verdict = judge(report(OOM), report("all good here\n"), JobFacts("2"), LIBRARY)
+    assert verdict.verdict == NOT_YET and "no scheduler state" in verdict.detail

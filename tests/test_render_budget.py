@@ -166,6 +166,7 @@ def test_evidence_reads_itself():
             )
         ]
     )
+    assert report.top is not None
     lines = evidence_lines(report.top)
     assert lines[0].startswith("cause — rank 3")
     assert not any(set(line.strip()) <= {"^", "~"} for line in lines)  # caret lines stripped
@@ -187,7 +188,9 @@ def test_the_fix_is_two_to_four_bullets(fix, count):
 def test_commands_in_the_fix_are_code(matcher):
     report = signatures.diagnose([str(ROOT / "examples" / "job_812345.tar.gz")], matcher)
     assert report.top is not None and report.top.signature == "cuda.out_of_memory"
-    thread = json.dumps(details_message(report, STATES["fresh"]("x"))[1])
+    details = details_message(report, STATES["fresh"]("x"))
+    assert details is not None
+    thread = json.dumps(details[1])
     assert "`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`" in thread and "`nvidia-smi`" in thread
 
 
@@ -294,3 +297,35 @@ def test_status_groups_by_state_links_threads_and_forgets_old_unrecognised_answe
     assert text.index(":x: Back after a fix (1)") < text.index("Open, nobody on it yet (1)")
     assert "<https://acme.slack.com/archives/C1/p12?thread_ts=1.1&amp;cid=C1|#1 cuda.out_of_memory>" in text
     assert "opened <!date^1796007600^{ago}|2026-11-30 03:00 UTC>" in text  # each reader's "1 hour ago"
+
+
+def test_the_html_renderer_draws_every_answer_as_a_reader_sees_it(reports):
+    """tests/blockkit_html.py (bench/screenshots.py photographs its pages): every corpus answer and reply is
+    drawn, escaped text shows as written, and no markup is left raw."""
+    from blockkit_html import message_html, page
+
+    for name, report in list(reports.items())[:60]:
+        parts = [message_html(*diagnosis_message(report, STATES["busy"](name)))]
+        details = details_message(report, STATES["busy"](name))
+        if details:
+            parts.append(message_html(*details, reply=True))
+        drawn = page(*parts)
+        assert "<!date" not in drawn and "&amp;lt;" not in drawn and "*Cause:*" not in drawn, name
+    unrecognised = signatures.diagnose_sources(
+        [signatures.source_from_bytes("p.log", b"[rank1]: ERROR grep -c x <log> & more\n")]
+    )
+    assert "grep -c x &lt;log&gt; &amp; more" in message_html(*diagnosis_message(unrecognised, STATES["fresh"]("p")))
+
+
+@pytest.mark.parametrize("clusters,job", [(["hpc"], "hpc/812345"), (["a", "b"], None), ([], None)])
+def test_the_fix_form_fits_every_incident(clusters, job):
+    from fake_slack.blockkit import validate_view
+
+    from bot.render import fix_modal
+
+    view = fix_modal(7, job, clusters)
+    assert validate_view(view, expect_type="modal") == []
+    inputs = {b["block_id"]: b for b in view["blocks"] if b["type"] == "input"}
+    assert inputs["note"]["optional"] is bool(clusters)  # the note is required only when it is all there is
+    assert ("rerun" in inputs) is bool(clusters) and inputs.get("rerun", {"optional": True})["optional"]
+    assert ("same" in inputs) is bool(job and clusters)
