@@ -624,7 +624,7 @@ def details_message(report: Report, state: MessageState) -> tuple[str, list[dict
         text = f"Evidence, fix and checklist for {_short_title(d.title)}"
     elif report.outcome == "unrecognised":
         lines = _unrecognised_lines(report)
-        if len(lines) <= UNRECOGNISED_SHOWN and not report.baseline:
+        if len(lines) <= 2 and not report.baseline:
             return None
         blocks = [*_baseline(report), _section("*Every rank's first errors*\n" + _pre(lines))]
         text = "The first errors of every rank"
@@ -633,7 +633,7 @@ def details_message(report: Report, state: MessageState) -> tuple[str, list[dict
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
 
 
-def _baseline(report: Report) -> list[dict]:
+def _baseline(report: Report, shown: int = 6, width: int = 300) -> list[dict]:
     """A section with the first lines this run printed that its good run never did (`--baseline`, or a
     Slurm job's last COMPLETED run), or none."""
     diff = report.baseline
@@ -642,8 +642,8 @@ def _baseline(report: Report) -> list[dict]:
     good = ", ".join(diff.good[:2]) + (f" and {len(diff.good) - 2} more" if len(diff.good) > 2 else "")
     lines = [
         f"[{'rank ' + str(n.rank) if n.rank is not None else 'no rank'}] "
-        f"{n.source.rsplit('/', 1)[-1]}:{n.line}  {clip_words(n.text, 300)}"
-        for n in diff.new[:6]
+        f"{n.source.rsplit('/', 1)[-1]}:{n.line}  {clip_words(n.text, width)}"
+        for n in diff.new[:shown]
     ]
     head = f"*New since the good run* ({escape(clip(good, 200))}): {diff.new_total} message(s) it never printed; first:"
     return [_section(head + "\n" + _pre(lines))]
@@ -690,6 +690,15 @@ LAUNCHER_ONLY = (
 
 
 def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]:
+    """The first screen of an unrecognised failure, tightened until it fits FIRST_SCREEN_CHARS."""
+    for scale in (1.0, 0.75, 0.5, 0.3):
+        text, blocks = _unrecognised_at(report, state, scale)
+        if len(visible(blocks)) <= FIRST_SCREEN_CHARS:
+            break
+    return text, blocks
+
+
+def _unrecognised_at(report: Report, state: MessageState, scale: float) -> tuple[str, list[dict]]:
     hint = report.unrecognised_hint
     where = ""
     if hint and hint.rank is not None:
@@ -704,12 +713,15 @@ def _unrecognised(report: Report, state: MessageState) -> tuple[str, list[dict]]
             intro += (
                 f"\nIt reads like a {escape(hint.family or '')} problem (perhaps {code(hint.class_)}; low confidence)."
             )
-    shown = lines[:UNRECOGNISED_SHOWN]
-    body = intro + ("\n" + _pre([clip_words(ln, 160) for ln in shown]) if shown else "")
-    more = " · every rank's lines in the thread" if len(lines) > UNRECOGNISED_SHOWN or report.baseline else ""
+    shown = lines[: max(2, int(UNRECOGNISED_SHOWN * scale))]
+    body = intro + ("\n" + _pre([clip_words(ln, int(160 * scale)) for ln in shown]) if shown else "")
+    more = " · every rank's lines in the thread" if len(lines) > len(shown) or report.baseline else ""
     blocks = [
         _header(header),
         _context([_state_line(state)]),
+        *_baseline(
+            report, 3, int(140 * scale)
+        ),  # what this run printed that its last good run never did leads, when known
         _section(body),
         _buttons(state, diagnosed=False),
         _context(

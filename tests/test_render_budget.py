@@ -329,3 +329,23 @@ def test_the_fix_form_fits_every_incident(clusters, job):
     assert inputs["note"]["optional"] is bool(clusters)  # the note is required only when it is all there is
     assert ("rerun" in inputs) is bool(clusters) and inputs.get("rerun", {"optional": True})["optional"]
     assert ("same" in inputs) is bool(job and clusters)
+
+
+def test_an_unrecognised_answer_with_a_baseline_and_many_ranks_still_fits():
+    lines = b"".join(
+        b"[rank%d]: ERROR widget %d jammed at station 7 after a very long explanation of what the widget was doing "
+        b"when it jammed, with <brackets> & ampersands, repeated for good measure %d\n" % (r, r, i)
+        for r in range(8)
+        for i in range(3)
+    )
+    good = b"[rank0]: step 1 loss 2.0\n"
+    report = signatures.compare_sources_with_baseline(
+        signatures.diagnose_sources([signatures.source_from_bytes("bad.log", lines)]),
+        [signatures.source_from_bytes("good.log", good)],
+        [signatures.source_from_bytes("bad.log", lines)],
+    )
+    assert report.outcome == "unrecognised" and report.baseline is not None
+    text, blocks = diagnosis_message(report, STATES["busy"]("bad.log"))
+    assert len(blocks) <= FIRST_SCREEN_BLOCKS and len(visible(blocks)) <= FIRST_SCREEN_CHARS
+    assert "*New since the good run*" in json.dumps(blocks) and problems(blocks, text) == []
+    assert details_message(report, STATES["busy"]("bad.log")) is not None  # every rank's lines in the thread
