@@ -12,13 +12,14 @@ Which failure (in order):
    rank, same burst) compete on the signature's priority, so a disk-full beats the checkpoint
    exception that wraps it and a specific error beats a generic one.
 5. With no root event, a rank the launcher saw die of a fatal signal (SIGKILL, SIGSEGV, SIGABRT,
-   SIGBUS) is the diagnosis, with the others' timeouts as its knock-on (unless the others name it
+   SIGBUS, SIGILL) is the diagnosis, with the others' timeouts as its knock-on (unless the others name it
    as a lost peer, which then is the finding, pointing at it); else the earliest collateral event
    (a watchdog timeout with nothing before it is the finding); else the launcher's record alone
    (`launcher-exit` signatures: the exit code's meaning is the diagnosis).
 
 Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
-- `explicit_root`: the initiating event names its rank (high).
+- `explicit_root`: the initiating event names its rank (high); or a gathered exception every rank printed
+  (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
 - `collective_odd_one_out`: a mismatch report names the rank that differs (high).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
@@ -39,7 +40,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
   the others (low).
 - `first_sign`: every rank failed the same way, but one rank alone showed the same class of trouble first
-  (a count rule's first match below its threshold, like one non-finite loss) (medium).
+  (a count rule's first match below its threshold, like one non-finite loss) (medium); or one rank stopped the
+  job on a check of a value reduced over all ranks (a non-finite global loss) that another rank alone had
+  printed going bad first (medium).
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
   others waited for it (medium).
@@ -120,12 +123,23 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 
 def _time_key(events: list[Event]):
+    """Events in the order they happened: line order within one source; across sources by time. An event with no
+    time at all (no stamped line above it) happened before the next timed event below it in its source: it sorts
+    just before that one, not after every timed event (a first attempt's traceback printed before any timestamp)."""
     single_source = len({e.source_index for e in events}) <= 1
+    bound: dict[int, float] = {}  # id(event) -> the time it happened at or before
+    if not single_source:
+        later: dict[int, float] = {}  # per source, the earliest time of a timed event below the current line
+        for e in sorted(events, key=lambda e: (e.source_index, -e.line)):
+            if e.eff_time is not None:
+                later[e.source_index] = min(e.eff_time, later.get(e.source_index, math.inf))
+            else:
+                bound[id(e)] = later.get(e.source_index, math.inf)
 
     def key(e: Event):
         if single_source:
             return (0.0, e.source_index, e.line)
-        t = e.eff_time if e.eff_time is not None else math.inf
+        t = e.eff_time if e.eff_time is not None else bound.get(id(e), math.inf)
         return (t, e.source_index, e.line)
 
     return key
@@ -480,6 +494,20 @@ def _attribute_rank(
                 Reason(f"rank {event.rank} shows no error of its own while the others report the knock-on", None, None)
             )
         return because(event.rank, rule, confidence, *reasons)
+    gathered = _gathered_ranks(event, launcher)
+    if gathered is not None and len(gathered[1]) == 1:  # every rank prints the failed one's traceback
+        wrapper, (only,) = gathered
+        return because(
+            only,
+            "explicit_root",
+            "high",
+            Reason(
+                f"the gathered exception every rank printed lists rank {only} alone as failed; this is its traceback",
+                wrapper.source,
+                wrapper.line,
+            ),
+            first,
+        )
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher)
     if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
@@ -513,6 +541,20 @@ def _attribute_rank(
                 ),
             )
     if event.rank is not None:
+        sign = _sign_elsewhere(precursors, sig, event, sigs)
+        if sign is not None:
+            return because(
+                sign.rank,
+                "first_sign",
+                "medium",
+                Reason(
+                    f"rank {sign.rank} printed it first: {sign.text[:120]} (line {sign.line}); rank {event.rank}, "
+                    "which stopped the job, showed no such value of its own",
+                    sign.source,
+                    sign.line,
+                ),
+                first,
+            )
         return because(event.rank, "explicit_root", "high" if sig.role == "root" else "medium", first)
     named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
     if len(named) == 1:
@@ -612,6 +654,47 @@ def _first_sign(
         if all(_plainly_before(first, other) for other in firsts.values() if other is not first):
             return first
     return None
+
+
+_RANK_LIST = re.compile(r"\d{1,7}")
+
+
+def _gathered_ranks(event: Event, launcher: list[Event]) -> tuple[Event, list[int]] | None:
+    """The ranks a gathered exception (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([...])",
+    whose per-rank tracebacks every rank prints) says failed, when `event` is the first error of one of its
+    blocks: the wrapper line just above it in the same source."""
+    above = [
+        w
+        for w in launcher
+        if "failed_ranks" in w.values
+        and w.source_index == event.source_index
+        and w.line < event.line <= w.line + BURST_LINES
+    ]
+    if not above:
+        return None
+    wrapper = max(above, key=lambda w: w.line)
+    return wrapper, sorted({int(r) for r in _RANK_LIST.findall(wrapper.values["failed_ranks"])})
+
+
+JOB_WIDE_CHECKS = {"nan_inf_loss"}  # classes a rank often raises on a value reduced over every rank (the loss)
+
+
+def _sign_elsewhere(
+    precursors: dict[tuple[str, int | None], Event], sig: Signature, event: Event, sigs: dict[str, Signature]
+) -> Event | None:
+    """A rank stopped the job on a check of a value reduced over all ranks (a non-finite global loss), but the
+    value went bad on another rank first: exactly one other rank printed the same class of trouble (one
+    non-finite local loss) no later than the failure, and the failing rank printed none of its own."""
+    if sig.cls not in JOB_WIDE_CHECKS:
+        return None
+    signs = [
+        e
+        for (sid, rank), e in precursors.items()
+        if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id and _not_after(e, event, SIGN_SLACK)
+    ]
+    if any(e.rank == event.rank for e in signs) or len({e.rank for e in signs}) != 1:
+        return None
+    return min(signs, key=lambda e: (e.source_index, e.line, e.seq))
 
 
 def _plainly_before(a: Event, b: Event) -> bool:

@@ -34,7 +34,7 @@ _TRACEBACK = "Traceback (most recent call last)"
 _LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
 _HANDLED_RECORD = re.compile(
     r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"
-    r"|\b(?:[Ss]kipping|[Ii]gnoring|[Cc]ontinuing|[Ff]alling back)\b"  # an error logged, then the work goes on
+    r"|\b(?:[Ss]kipping|[Ii]gnoring|[Cc]ontinuing|[Ff]alling back|[Dd]isabling)\b"  # logged, and the work goes on (without it)
 )
 
 

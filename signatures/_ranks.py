@@ -25,11 +25,13 @@ FATAL_EXITS = {
     "134": "SIGABRT",
     "-7": "SIGBUS",
     "135": "SIGBUS",
+    "-4": "SIGILL",
+    "132": "SIGILL",
 }
 TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
-SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7"}
+SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7", "Illegal instruction": "-4"}
 # mp.spawn's "process 2 terminated with signal SIGKILL" (torch.multiprocessing.spawn.ProcessExitedException)
-SRUN_SIGNALS.update({"SIGKILL": "-9", "SIGSEGV": "-11", "SIGABRT": "-6", "SIGBUS": "-7"})
+SRUN_SIGNALS.update({"SIGKILL": "-9", "SIGSEGV": "-11", "SIGABRT": "-6", "SIGBUS": "-7", "SIGILL": "-4"})
 
 
 def exit_code(e: Event) -> str:
