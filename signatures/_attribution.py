@@ -508,24 +508,17 @@ def _attribute_rank(
             ),
             first,
         )
+    def signed(sign: Event, then: str, *more: Reason) -> Attribution:
+        text = f"rank {sign.rank} alone showed it first: {sign.text[:120]} (line {sign.line}), {then}"
+        return because(sign.rank, "first_sign", "medium", Reason(text, sign.source, sign.line), *more)
+
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher)
     if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
         alike = Reason(f"all {len(ranks)} ranks failed the same way ({_rank_list(ranks)})", event.source, event.line)
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
         if sign is not None:
-            return because(
-                sign.rank,
-                "first_sign",
-                "medium",
-                Reason(
-                    f"rank {sign.rank} alone showed it first: {sign.text[:120]} (line {sign.line}), before every rank "
-                    "failed the same way",
-                    sign.source,
-                    sign.line,
-                ),
-                alike,
-            )
+            return signed(sign, "before every rank failed the same way", alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
@@ -543,18 +536,7 @@ def _attribute_rank(
     if event.rank is not None:
         sign = _sign_elsewhere(precursors, sig, event, sigs)
         if sign is not None:
-            return because(
-                sign.rank,
-                "first_sign",
-                "medium",
-                Reason(
-                    f"rank {sign.rank} printed it first: {sign.text[:120]} (line {sign.line}); rank {event.rank}, "
-                    "which stopped the job, showed no such value of its own",
-                    sign.source,
-                    sign.line,
-                ),
-                first,
-            )
+            return signed(sign, f"while rank {event.rank}, which stopped the job, showed none of its own", first)
         return because(event.rank, "explicit_root", "high" if sig.role == "root" else "medium", first)
     named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
     if len(named) == 1:
