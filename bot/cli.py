@@ -271,13 +271,19 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def _open_db(path: str | None) -> Store | None:
     """The bot's database (--db, else $DENPEX_DB, else ./denpex.db), or None when there is none (said on stderr)."""
-    from bot.store import Store
+    from bot.settings import POSTGRES_SCHEMES
+    from bot.store import Store, StoreError
 
     path = path or os.environ.get("DENPEX_DB", "denpex.db")
-    if not os.path.isfile(path):
+    url = path.startswith(POSTGRES_SCHEMES)  # PostgreSQL: the server says whether it exists
+    if not url and not os.path.isfile(path):
         print(f"denpex: {path}: no such database (DENPEX_DB, or --db)", file=sys.stderr)
         return None
-    return Store(path)
+    try:
+        return Store(path)
+    except StoreError as exc:  # unreachable, refused, a newer schema
+        print(f"denpex: {exc}", file=sys.stderr)
+        return None
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -328,7 +334,6 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 def cmd_hosts(args: argparse.Namespace) -> int:
     from bot import hosts
     from bot.render import hosts_message
-    from bot.store import Store
 
     config = load_config()
     if args.window:
@@ -339,11 +344,10 @@ def cmd_hosts(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"denpex: --window {args.window!r}: not a duration like 7d or 24h", file=sys.stderr)
             return EXIT_BAD_INPUT
-    path = args.db or os.environ.get("DENPEX_DB", "denpex.db")
-    if not os.path.isfile(path):
-        print(f"denpex: {path}: no such database (DENPEX_DB, or --db)", file=sys.stderr)
+    store = _open_db(args.db)
+    if store is None:
         return EXIT_BAD_INPUT
-    records = hosts.top_hosts(Store(path), config, signatures.default_library().taxonomy, args.limit)
+    records = hosts.top_hosts(store, config, signatures.default_library().taxonomy, args.limit)
     print(hosts_message(records, config.bot.host_window).replace("*", ""))
     return EXIT_OK
 
@@ -372,7 +376,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         store = Store(settings.db_path)
     except Exception as exc:  # unreadable, not a database, newer schema
-        print(f"denpex: DENPEX_DB: cannot open {settings.db_path}: {exc}", file=sys.stderr)
+        print(f"denpex: DENPEX_DB: cannot open {settings.db_name}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     started: list = []  # the app, once built
 

@@ -56,6 +56,7 @@ class BotSection(_Section):
     channel_timeout_seconds: float = Field(15.0, gt=0, le=600)
     host_repeat_threshold: float = Field(3.0, gt=0)  # a host's incidents in host_window, weighted (see the example)
     host_window: str = Field("7d", pattern=DURATION)
+    unrecognised_open_for: str = Field("3d", pattern=DURATION)  # how long an unrecognised failure stays on status
 
 
 class InputsSection(_Section):

@@ -29,7 +29,6 @@ from bot.store import Store, StoreError
 
 log = logging.getLogger("denpex.bot")
 
-UNRECOGNISED_OPEN_FOR = "3d"  # the default of [bot] unrecognised_open_for
 SLASH_TEXT_LIMIT = 4000  # Slack cuts slash-command text here
 TRUNCATION_MARGIN = 50
 MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
@@ -298,7 +297,7 @@ class Diagnoser:
     def unrecognised_open_for(self) -> float:
         """How long an unrecognised failure stays on `/denpex status` (`[bot] unrecognised_open_for`, 3 days by
         default)."""
-        return seconds(getattr(self.settings.config.bot, "unrecognised_open_for", UNRECOGNISED_OPEN_FOR))
+        return seconds(self.settings.config.bot.unrecognised_open_for)
 
     def hosts_text(self) -> str:
         """`/denpex hosts`: the hosts with the most incidents in the window."""

@@ -109,12 +109,14 @@ def test_the_slack_answer_shows_it_after_the_evidence_and_first_when_nothing_exp
     from fake_slack.blockkit import validate_blocks
 
     from bot.blockkit import problems
-    from bot.render import MessageState, diagnosis_message
+    from bot.render import MessageState, details_message, diagnosis_message
 
     bad = [str(PAIRS / "bad.log")]
     report = compare_with_baseline(diagnose(bad), [str(PAIRS / "good.log")], bad)
     assert report.top is not None and report.baseline is not None
-    _, blocks = diagnosis_message(report, MessageState(1, "bad.log"))
+    details = details_message(report, MessageState(1, "bad.log"))  # a diagnosis's evidence is in its thread
+    assert details is not None
+    _, blocks = details
     texts = [b.get("text", {}).get("text", "") for b in blocks]
     shown = next(i for i, t in enumerate(texts) if t.startswith("*New since the good run*"))
     assert shown > next(i for i, t in enumerate(texts) if t.startswith("*Evidence*"))
@@ -129,6 +131,6 @@ def test_the_slack_answer_shows_it_after_the_evidence_and_first_when_nothing_exp
     assert report.outcome == "unrecognised"
     _, blocks = diagnosis_message(report, MessageState(2, "odd.log"))
     assert (
-        blocks[1]["text"]["text"].startswith("*New since the good run*")
-        and "quota-service" in blocks[1]["text"]["text"]
+        blocks[2]["text"]["text"].startswith("*New since the good run*")  # under the header and the state line
+        and "quota-service" in blocks[2]["text"]["text"]
     )

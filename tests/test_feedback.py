@@ -26,6 +26,7 @@ from bot.render import (
     UNMUTE,
     USEFUL,
     MessageState,
+    details_message,
     diagnosis_message,
     draft_lines,
     draft_modal,
@@ -82,6 +83,10 @@ def test_the_considered_line_is_in_the_cli_text_and_the_slack_answer(oom_report)
     text = run_denpex("diagnose", str(EXAMPLE)).stdout.decode()
     assert "Considered and set aside (high confidence): not nccl_timeout: NCCL watchdog on ranks 0-2, 4-7" in text
     body, blocks = diagnosis_message(oom_report, MessageState(1, "job.tar.gz"))
+    assert problems(blocks, body) == []
+    details = details_message(oom_report, MessageState(1, "job.tar.gz"))  # the reply in the answer's thread
+    assert details is not None
+    body, blocks = details
     assert problems(blocks, body) == []
     context = " ".join(el["text"] for b in blocks if b["type"] == "context" for el in b["elements"])
     assert ":mag: Considered and set aside (high confidence): not nccl_timeout" in context

@@ -3,9 +3,14 @@ never shown."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
+from pg.fixtures import pg_url
 
 from bot.settings import SettingsError, load_settings
+
+__all__ = ["pg_url"]  # a fixture, used by name
 
 BASE = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}
 
@@ -61,3 +66,19 @@ def test_a_bad_database_setting_is_named_with_what_is_wrong(tmp_path, value, sai
 def test_a_socket_directory_in_the_query_names_the_host(tmp_path):
     s = settings(tmp_path, DENPEX_DB="postgresql://denpex@/denpex?host=/run/postgresql")
     assert s.postgres
+
+
+def test_the_cli_reads_a_postgresql_database_and_names_one_it_cannot_reach_without_its_password(pg_url):
+    from conftest import run_denpex
+
+    from bot.store import Store
+
+    Store(pg_url)  # migrated: an empty bot database
+    stats = run_denpex("signatures", "stats", "--db", pg_url)
+    assert stats.returncode == 0 and b"No incident" in stats.stdout, stats.stderr
+    hosts = run_denpex("hosts", "--db", pg_url)
+    assert hosts.returncode == 0, hosts.stderr
+    port = urlsplit(pg_url).port
+    unreachable = f"postgresql://denpex:s3cret-pw@127.0.0.1:{port + 1 if port else 1}/denpex?connect_timeout=2"
+    down = run_denpex("signatures", "stats", "--db", unreachable)
+    assert down.returncode == 2 and b"denpex:" in down.stderr and b"s3cret-pw" not in down.stderr, down.stderr
