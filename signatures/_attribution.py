@@ -85,7 +85,6 @@ BURST_SECONDS = 60.0
 MAX_EXTRA_DIAGNOSES = 4
 STOPPED_EARLY_SECONDS = 30.0  # a rank whose progress stopped this long before the others' did stands out
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
 
 @dataclass
@@ -116,10 +115,6 @@ class Finding:
     collateral: list[dict]
     launcher: list[Event]
     attribution: Attribution | None = None
-
-
-def fill(text: str, values: dict[str, str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), "unknown"), text)
 
 
 def _time_key(events: list[Event]):

@@ -6,9 +6,9 @@ import re
 
 from ._library import Library
 from ._schema import Signature
+from ._template import PLACEHOLDER
 from ._trend import VALUES as TREND_VALUES
 
-_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _GROUP = re.compile(r"\(\?P<([a-z_][a-z0-9_]*)>")
 BUILTIN_VALUES = {"count", "status", "host", "rank"}
 SLACK_HEADER_LIMIT = 150
@@ -26,10 +26,10 @@ def lint_signature(sig: Signature, path: str) -> list[str]:
     problems = []
     groups = _groups(sig)
     for field in ("summary", "fix", "verify"):
-        for name in _PLACEHOLDER.findall(getattr(sig, field)):
+        for name in PLACEHOLDER.findall(getattr(sig, field)):
             if name not in groups:
                 problems.append(f"{path}: {field} uses {{{name}}} but no pattern extracts it")
-    for name in (n for c in sig.checklist for n in _PLACEHOLDER.findall(c)):
+    for name in (n for c in sig.checklist for n in PLACEHOLDER.findall(c)):
         if name not in groups:
             problems.append(f"{path}: checklist uses {{{name}}} but no pattern extracts it")
     for i, case in enumerate(sig.cases):
