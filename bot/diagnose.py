@@ -6,10 +6,9 @@ listeners and the responder turn what it returns into messages (bot/render.py) a
 from __future__ import annotations
 
 import hashlib
-import itertools
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Protocol, TypeVar
@@ -122,73 +121,6 @@ def is_a_paste(text: str) -> bool:
 
 
 R = TypeVar("R", bound=signatures.Report)
-TRACEBACK = "Traceback (most recent call last)"
-PREFIX = re.compile(r"^(?:\[[^\]]{1,24}\]:?\s*|\d+: )*")
-EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(?::\s|$)")  # `KeyError: 'label'`, `pkg.WidgetJam: …`, `MemoryError`
-TRACEBACK_SPAN = 400  # lines after a traceback's header looked at for its exception line
-
-
-def with_exception_lines(report: R, sources: Iterable[signatures.Source]) -> R:
-    """An unrecognised failure's error lines with, after each traceback's header, the exception line that ends
-    that traceback (what failed), read again from the sources that hold one; the report as it was otherwise."""
-    wanted: dict[str, set[int]] = {}
-    for group in report.unrecognised:
-        for ln in group.lines:
-            if TRACEBACK in ln.text:
-                wanted.setdefault(ln.source, set()).add(ln.line)
-    if not wanted:
-        return report
-    found: dict[tuple[str, int], signatures.LogLine] = {}
-    for source in sources:
-        if source.name in wanted:
-            found.update(_exception_lines(source, wanted[source.name]))
-    groups = []
-    for group in report.unrecognised:
-        lines = []
-        for ln in group.lines:
-            lines.append(ln)
-            after = found.get((ln.source, ln.line))
-            if after is not None and after not in group.lines:
-                lines.append(after)
-        groups.append(group.model_copy(update={"lines": lines}))
-    return report.model_copy(update={"unrecognised": groups})
-
-
-def _exception_lines(source: signatures.Source, headers: set[int]) -> dict[tuple[str, int], signatures.LogLine]:
-    """For each traceback header (by line number) in `source`: the first line after it, with the same prefix,
-    that is neither a frame nor its code (the exception)."""
-    out: dict[tuple[str, int], signatures.LogLine] = {}
-    open_: dict[int, str] = {}  # header line -> its prefix
-    last = max(headers) + TRACEBACK_SPAN
-    for number, line in enumerate(_lines(source), 1):
-        if number > last:
-            break
-        raw = line.decode("utf-8", "replace").rstrip("\r")
-        prefix = PREFIX.match(raw)
-        head = prefix.group(0) if prefix else ""
-        if number in headers and TRACEBACK in raw:
-            open_[number] = head
-            continue
-        body = raw[len(head) :]
-        for header, want in list(open_.items()):
-            if head == want and EXCEPTION.match(body) and not body.startswith(("File ", "During handling")):
-                out[(source.name, header)] = signatures.LogLine(source=source.name, line=number, text=raw)
-                del open_[header]
-            elif number - header > TRACEBACK_SPAN:
-                del open_[header]
-    return out
-
-
-def _lines(source: signatures.Source) -> Iterator[bytes]:
-    """A source's lines, read a block at a time (bounded memory whatever its size)."""
-    pending = b""
-    for block in itertools.chain([source.head], iter(lambda: source.stream.read(1 << 20), b"")):
-        *complete, pending = (pending + block).split(b"\n")
-        yield from complete
-    if pending:
-        yield pending
-
-
 class Progress(Protocol):
     """How a scan reports what it read (the responder's turns it into message updates)."""
 
@@ -234,8 +166,7 @@ class Diagnoser:
     # -- scans ---------------------------------------------------------------------
 
     def scan_paste(self, body: bytes, progress: Progress) -> signatures.Report:
-        report = signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher, progress)
-        return with_exception_lines(report, [signatures.source_from_bytes("pasted log", body)])
+        return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", body)], self.matcher, progress)
 
     def scan_job(self, ref: JobRef, progress: Progress) -> signatures.Report:
         """Fetch a job's logs from its cluster, then diagnose them as one job."""
@@ -250,9 +181,6 @@ class Diagnoser:
             progress.phase("Diagnosing")
             budget = self.settings.config.inputs.budget()
             report = job_report(ref, fetched, self.matcher, progress, budget)
-            report = with_exception_lines(
-                report, (s for log in fetched.logs for s in signatures.open_path(log.path, log.name, budget))
-            )
             return with_baseline(report, ref, fetched, self.settings.config, budget)
         finally:
             fetched.cleanup()
@@ -287,7 +215,6 @@ class Diagnoser:
                 raise signatures.InputError(render.empty_download(name))
             budget = self.settings.config.inputs.budget()
             report = signatures.diagnose_sources(signatures.open_path(got.path, name, budget), self.matcher, progress)
-            report = with_exception_lines(report, signatures.open_path(got.path, name, budget))
             return Downloaded(report, "file:" + digest.hexdigest())
         finally:
             got.remove()

@@ -21,6 +21,7 @@ MAX_FRAMES = 40  # `File "` lines of a traceback kept as an event's frames
 TIME_LOOKBACK = 40  # lines searched above an unstamped event for a timestamp
 CONTINUATION_LINES = 4  # lines kept below an exception that continue its message
 CONTINUATION_SCAN = 12  # lines looked at for them (other ranks' lines may interleave)
+RAISED_SCAN = 160  # lines looked at below a traceback's header for the exception that ends it
 ROWS_KEPT = 4 * TRACEBACK_LOOKBACK  # decoded lines above events kept before the oldest are dropped
 SHAPES_KEPT = 4096  # line-head shapes whose prefix spans are remembered
 
@@ -69,6 +70,8 @@ class TracebackFacts:
 
 _UNSET = object()
 # a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
+# the line that ends a traceback, once its prefix is removed: `KeyError: 'label'`, `pkg.WidgetJam: ...`, `MemoryError`
+_RAISED = re.compile(r"[A-Za-z_][\w.]*(?::\s|\s*$)")
 _CONTINUATION_BODY = re.compile(r"^(?:\s{0,3}\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:\s?)?")
 # every timestamp parse_time knows (ISO, glog, syslog) has one
 _CLOCK = re.compile(r"\d:\d\d:\d")
@@ -410,6 +413,30 @@ class Surroundings:
         """The numbers of the rows of rank `key`: all (kind 0), traceback headers (1), `File "` frames (2)."""
         found = self._index.get(key)
         return found[kind] if found is not None else []
+
+    def raised_below(self, header: str, le: int, line_no: int) -> tuple[int, str] | None:
+        """The line that ends the traceback whose header `header` (line `line_no`) ends at data[le]: the first line
+        below with the header's prefix that is neither a frame, its code, nor a chained traceback's words (other
+        ranks' lines may interleave). Looked for within RAISED_SCAN lines of this block; None past them."""
+        prefix = header[: header.find(_TRACEBACK)] if _TRACEBACK in header else ""
+        data, n = self.data, self.n
+        pos, number = le + 1, line_no
+        for _ in range(RAISED_SCAN):
+            if pos >= n:
+                return None
+            end = data.find(b"\n", pos, n)
+            end = n if end < 0 else end
+            number += 1
+            text = _decode(data[pos : min(end, pos + 400)])
+            pos = end + 1
+            if not text.startswith(prefix):
+                continue
+            body = text[len(prefix) :]
+            if body.startswith(("File ", "During handling", "The above exception", "Traceback")):
+                continue
+            if _RAISED.match(body):
+                return number, text[:300]
+        return None
 
     def continuation(self, le: int, rank: int | None) -> list[str]:
         """Lines right below the line ending at data[le] that continue its message (load_state_dict lists keys there)."""

@@ -652,7 +652,8 @@ class _Scan(BulkCounting, RuleKinds):
             and not self._handled(st, text, line_no, ls, rank)
         ):
             st.last_error_line = max(st.last_error_line, line_no)
-            kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS]))
+            raised = st.context.raised_below(text, le, line_no) if _TRACEBACK in text else None
+            kept.append(ErrorLine(st.source.name, line_no, rank, text[:TEXT_CHARS], raised))
             self.errorlike[rank] = kept
         return False
 

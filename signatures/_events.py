@@ -32,6 +32,8 @@ class ErrorLine:
     line: int
     rank: int | None
     text: str
+    # a traceback's header: the line that ends that traceback, naming what was raised (line number, text)
+    raised: tuple[int, str] | None = None
 
 
 @dataclass

@@ -157,11 +157,14 @@ def _unrecognised(scan: ScanResult) -> list[RankLines]:
     groups = []
     went_on = Survival(scan)
     for rank, lines in by_rank[:UNRECOGNISED_RANKS]:
-        kept = [
-            LogLine(source=ln.source, line=ln.line, text=ln.text)
-            for ln in lines
-            if not went_on(ln.source, ln.line, rank)
-        ]
+        kept: list[LogLine] = []
+        for ln in lines:
+            if went_on(ln.source, ln.line, rank):
+                continue
+            kept.append(LogLine(source=ln.source, line=ln.line, text=ln.text))
+            # after a traceback's header, what it raised (its last line), unless that is an error line kept anyway
+            if ln.raised is not None and not any(o.line == ln.raised[0] and o.source == ln.source for o in lines):
+                kept.append(LogLine(source=ln.source, line=ln.raised[0], text=ln.raised[1]))
         if kept:
             groups.append(RankLines(rank=rank, lines=kept))
     return groups

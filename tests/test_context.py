@@ -254,3 +254,44 @@ def test_a_line_cut_by_the_block_boundary_is_one_line_above():
         "[rank0]:     " + "y" * 100 + "()",
     ]
     assert s.lines_before(3, 0, 1) == ['[rank0]:   File "x.py", line 1, in f']
+
+
+def test_an_unrecognised_traceback_keeps_the_line_that_ends_it():
+    """What failed: the exception line after a traceback's header, found while scanning (other ranks interleaved,
+    a chained traceback's words and frames skipped), even when it is no error-like line itself."""
+    import signatures
+
+    body = (
+        b"[rank2]: Traceback (most recent call last):\n"
+        b'[rank2]:   File "t.py", line 3, in <module>\n'
+        b"[rank2]:     jam()\n"
+        b"[rank1]: step 4 loss 2.0\n"
+        b"[rank2]: WidgetJam: the widget <jammed>\n"
+        b"[rank1]: ERROR frobnicator stalled\n"
+        b"[rank3]: Traceback (most recent call last):\n"
+        b'[rank3]:   File "u.py", line 9, in run\n'
+        b"[rank3]: During handling of the above exception, another exception occurred:\n"
+        b"[rank3]: pkg.Stuck\n"
+    )
+    report = signatures.diagnose_sources([signatures.source_from_bytes("p", body)])
+    assert report.outcome == "unrecognised"
+    by_rank = {g.rank: [(ln.line, ln.text) for ln in g.lines] for g in report.unrecognised}
+    assert by_rank[2] == [
+        (1, "[rank2]: Traceback (most recent call last):"),
+        (5, "[rank2]: WidgetJam: the widget <jammed>"),
+    ]
+    assert (10, "[rank3]: pkg.Stuck") in by_rank[3]
+    assert by_rank[1] == [(6, "[rank1]: ERROR frobnicator stalled")]
+
+
+def test_the_line_that_ends_a_traceback_is_looked_for_within_a_bound():
+    from signatures._context import RAISED_SCAN
+
+    data = block(
+        ["Traceback (most recent call last):"] + ['  File "x.py", line 1'] * (RAISED_SCAN + 5) + ["Boom: late"]
+    )
+    s = context(data)
+    assert s.raised_below("Traceback (most recent call last):", data.index(b"\n"), 1) is None
+    data = block(["Traceback (most recent call last):", '  File "x.py", line 1', "Boom: now"])
+    s = context(data)
+    assert s.raised_below("Traceback (most recent call last):", data.index(b"\n"), 1) == (3, "Boom: now")

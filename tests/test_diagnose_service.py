@@ -132,20 +132,3 @@ def test_a_download_is_scanned_and_fingerprinted_by_its_content(tmp_path):
     assert progress.phases[:2] == ["Downloading", "Diagnosing"]
     assert got.report.top is not None and got.report.top.signature == "cuda.out_of_memory"
     assert got.fingerprint == again.fingerprint and got.fingerprint.startswith("file:")
-
-
-def test_an_unrecognised_tracebacks_exception_line_is_found_again():
-    from bot.diagnose import with_exception_lines
-
-    body = (
-        b"[rank2]: Traceback (most recent call last):\n"
-        b'[rank2]:   File "t.py", line 3, in <module>\n'
-        b"[rank1]: step 4 loss 2.0\n"
-        b"[rank2]: WidgetJam: the widget <jammed>\n"
-        b"[rank1]: ERROR frobnicator stalled\n"
-    )
-    report = signatures.diagnose_sources([signatures.source_from_bytes("p", body)])
-    assert report.outcome == "unrecognised"
-    found = with_exception_lines(report, [signatures.source_from_bytes("p", body)])
-    lines = {ln.text for group in found.unrecognised for ln in group.lines}
-    assert "[rank2]: WidgetJam: the widget <jammed>" in lines  # what failed, after the traceback's header
