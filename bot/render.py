@@ -414,12 +414,14 @@ def _buttons(state: MessageState, diagnosed: bool = True) -> dict:
 
 
 def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[dict]]:
-    """The answer's first screen: a diagnosis, an unrecognised failure, or healthy."""
+    """The answer's first screen: a diagnosis, an unrecognised failure, not a training log, or healthy."""
     top = report.top
     if top is not None:  # report.outcome == "diagnosed"
         text, blocks = _diagnosis(report, top, state)
     elif report.outcome == "unrecognised":
         text, blocks = _unrecognised(report, state)
+    elif report.outcome == "not_a_log":
+        text, blocks = not_a_log_message(report, state.source, state.notes)
     else:
         text, blocks = healthy_message(report, state.source, state.notes)
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
@@ -436,6 +438,24 @@ def healthy_message(report: Report, source: str, notes: list[str]) -> tuple[str,
     context = _job_line(report) + notes
     if context:
         blocks.append(_context(context))
+    return text, blocks
+
+
+NOT_A_LOG = (
+    ":page_facing_up: *This does not look like a training log:* none of its lines is one a training job, its "
+    "launcher or its scheduler prints, so there is nothing to diagnose."
+)
+SEND_INSTEAD = (
+    "Send me the job's own output instead: its stdout/stderr (paste it, or drop the file in the channel), "
+    "or its job id: `/denpex diagnose <job id>`."
+)
+
+
+def not_a_log_message(report: Report, source: str, notes: list[str]) -> tuple[str, list[dict]]:
+    """An input that reads like no training log (/etc/passwd, a README, chat): said plainly, with what to send
+    instead; no failure claimed, so no buttons."""
+    text = f"{source} does not look like a training log: nothing to diagnose."
+    blocks = [_section(f"{NOT_A_LOG}\n{SEND_INSTEAD}"), _context([_stats(report, source), *_job_line(report), *notes])]
     return text, blocks
 
 
@@ -1279,6 +1299,8 @@ def asked(user: str, what: str, report: Report | None = None) -> str:
         found = f": {SEVERITY_EMOJI.get(d.severity, '')} *{escape(_short_title(d.title))}* on {escape(_where(d))} (in the thread)"
     elif report.outcome == "unrecognised":
         found = ": :grey_question: a failure no signature explains (in the thread)"
+    elif report.outcome == "not_a_log":
+        found = ": not a training log (in the thread)"
     else:
         found = ": no failure found (in the thread)"
     return f":mag_right: <@{user}> ran `/denpex diagnose` on {what}{found}"

@@ -254,11 +254,26 @@ class Responder:
 
     def _announced(self, client: WebClient, target: Target) -> Target:
         """A slash command's answer goes in the thread of a one-line message in the channel naming who asked
-        (an earlier process's message is reused instead)."""
-        if target.asked is None or target.thread_ts is not None or self._answered_before(target):
+        (an earlier process's message is reused instead, in the thread it was posted in)."""
+        if target.asked is None or target.thread_ts is not None:
             return target
+        earlier = self.store.request(target.request) if target.request else None
+        if earlier and earlier.get("answer_ts"):
+            thread = self._thread_of(client, earlier["answer_channel"], earlier["answer_ts"])
+            return Target(target.channel, thread, target.user, target.request, target.asked) if thread else target
         posted = client.chat_postMessage(channel=target.channel, text=render.asked(target.user or "", target.asked))
         return Target(posted.get("channel", target.channel), posted["ts"], target.user, target.request, target.asked)
+
+    def _thread_of(self, client: WebClient, channel: str, ts: str) -> str | None:
+        """The thread a message of ours is a reply in (the channel's line a restarted slash diagnosis goes on
+        under), or None: not a reply, or Slack will not say."""
+        try:
+            found = client.conversations_replies(channel=channel, ts=ts, limit=1)["messages"]
+        except SlackApiError as exc:
+            log.warning("cannot find the thread of message %s: %s", ts, exc.response.get("error"))
+            return None
+        parent = found[0].get("thread_ts") if found else None
+        return parent if parent and parent != ts else None
 
     def _tell_asker(self, client: WebClient, target: Target, message: tuple[str, list[dict]]) -> None:
         client.chat_postEphemeral(channel=target.channel, user=target.user or "", **_kw(message))
@@ -322,9 +337,12 @@ class Responder:
         if repeat is not None:
             notes = [*notes, repeat]
         report = self.service.finished(report, notes, seconds)
-        if not message:  # a slash paste: healthy to the asker alone, anything else in the channel
+        if not message:  # a slash paste: healthy or not a log to the asker alone, anything else in the channel
             if report.outcome == "healthy":
                 self._tell_asker(client, target, render.healthy_message(report, source, notes))
+                return
+            if report.outcome == "not_a_log":
+                self._tell_asker(client, target, render.not_a_log_message(report, source, notes))
                 return
             channel, ts, target = self._first_message(
                 client, self._announced(client, target), progress_message(source, 0, total)
@@ -335,11 +353,11 @@ class Responder:
         fp = fingerprint() if callable(fingerprint) else fingerprint
         existing = self.store.find_incident(fp)
         if existing and (existing.channel, existing.message_ts) == (channel, ts):
-            self.refresh(client, existing.id)  # an earlier process recorded it, then stopped before posting
+            self._complete(client, target, existing.id)  # an earlier process recorded it, then stopped posting
             return
-        if existing and callable(fingerprint):
+        if existing:
             self._link_to(client, target, existing, (channel, ts))
-            return  # the same content was diagnosed before: the progress message now links there
+            return  # the same content or job was diagnosed meanwhile: the progress message now links there
         try:
             incident_id = self.service.open_incident(
                 report, (channel, ts), target.thread_ts, source, fp, target.user, job, seconds
@@ -347,16 +365,40 @@ class Responder:
         except StoreError as exc:
             client.chat_update(channel=channel, ts=ts, **_kw(notice_message(render.not_recorded(exc, report))))
             return
+        opened = self.store.incident(incident_id)
+        if opened is not None and (opened.channel, opened.message_ts) != (channel, ts):
+            # another replica opened it at the same moment, in its own message: one answer, this one links there
+            self._link_to(client, target, opened, (channel, ts))
+            return
         state = MessageState(incident_id, source, notes=notes, opened_at=_epoch(ts))
         client.chat_update(channel=channel, ts=ts, **_kw(diagnosis_message(report, state)))
         thread = target.thread_ts or ts
         self._post_details(client, incident_id, report, state, channel, thread)
-        if target.asked is not None and target.thread_ts:  # the channel's line says what was found
-            client.chat_update(
-                channel=channel, ts=target.thread_ts, text=render.asked(target.user or "", target.asked, report)
-            )
+        self._say_found(client, target, channel, target.thread_ts, report)
         if timeline is not None:
             post_timeline(client, timeline, channel, thread, incident_id, source)
+
+    def _say_found(
+        self, client: WebClient, target: Target, channel: str, thread: str | None, report: signatures.Report
+    ) -> None:
+        """A slash diagnosis's line in the channel says what was found."""
+        if target.asked is not None and thread:
+            client.chat_update(channel=channel, ts=thread, text=render.asked(target.user or "", target.asked, report))
+
+    def _complete(self, client: WebClient, target: Target, incident_id: int) -> None:
+        """An answer recorded by an earlier attempt that did not finish posting it (Slack did not take it, or the
+        process died): the answer in its message, its details in the thread unless they were posted, and the
+        channel's line."""
+        incident = self.store.incident(incident_id)
+        if incident is None or not incident.message_ts:
+            return
+        self.refresh(client, incident.id)
+        actions = self.store.actions(incident.id)
+        if not any(a["action"] == "details" and a["user_id"] == DENPEX for a in actions):
+            thread = incident.thread_ts or incident.message_ts
+            state = self._state(incident, actions)
+            self._post_details(client, incident.id, incident.report, state, incident.channel, thread)
+        self._say_found(client, target, incident.channel, incident.thread_ts, incident.report)
 
     def _post_details(
         self,
@@ -399,7 +441,7 @@ class Responder:
             existing.channel,
             existing.message_ts,
         ):  # this request opened it, and Slack did not take the answer (or the process died): answer it now
-            self.refresh(client, existing.id)
+            self._complete(client, target, existing.id)
             return True
         self._link_to(client, target, existing, None)
         return True
@@ -413,6 +455,7 @@ class Responder:
         text = render.already_diagnosed(top.title if top else existing.status, existing.status, link, existing.id)
         if replace:
             client.chat_update(channel=replace[0], ts=replace[1], **_kw(notice_message(text)))
+            self._say_found(client, target, replace[0], target.thread_ts, existing.report)
         else:
             self._notice(client, target, text)
 
@@ -610,6 +653,17 @@ class Responder:
         if incident is None or not incident.message_ts:
             return
         actions = self.store.actions(incident.id)
+        state = self._state(incident, actions)
+        client.chat_update(
+            channel=incident.channel, ts=incident.message_ts, **_kw(diagnosis_message(incident.report, state))
+        )
+        details = details_message(incident.report, state)
+        posted = [a["value"] for a in actions if a["action"] == "details" and a["user_id"] == DENPEX]
+        if details is not None and posted:
+            client.chat_update(channel=incident.channel, ts=posted[-1], **_kw(details))
+
+    def _state(self, incident, actions: list[dict]) -> MessageState:
+        """What the incident's messages show besides its report: who did what since it was opened."""
         state = MessageState(
             incident.id,
             incident.source,
@@ -627,13 +681,7 @@ class Responder:
         muted = self.store.muted(incident.channel, incident.thread_ts or incident.message_ts)
         if muted:
             state.muted = (muted["user_id"], muted["at"])
-        client.chat_update(
-            channel=incident.channel, ts=incident.message_ts, **_kw(diagnosis_message(incident.report, state))
-        )
-        details = details_message(incident.report, state)
-        posted = [a["value"] for a in actions if a["action"] == "details" and a["user_id"] == DENPEX]
-        if details is not None and posted:
-            client.chat_update(channel=incident.channel, ts=posted[-1], **_kw(details))
+        return state
 
 
 DENPEX = "denpex"  # who the bot's own recorded actions (the details message it posted) are by

@@ -31,17 +31,47 @@ def answers(fake) -> list[dict]:
     return [m for m in fake.messages(CHANNEL) if m.get("bot_id") and "denpex_ack" in json.dumps(m.get("blocks", []))]
 
 
+def announcements(fake) -> list[dict]:
+    """What the channel shows of slash diagnoses: one line each naming who asked (the answers are in threads)."""
+    return [m for m in fake.messages(CHANNEL, include_replies=False) if m.get("bot_id")]
+
+
+def progress_of(fake, announcement: dict) -> dict:
+    """The bot's first reply under a slash diagnosis's line: the progress message, later updated into the answer."""
+    return next(m for m in fake.thread(CHANNEL, announcement["ts"]) if m["ts"] != announcement["ts"])
+
+
+def in_thread(fake, announcement: dict) -> list[dict]:
+    return [m for m in fake.thread(CHANNEL, announcement["ts"]) if m["ts"] != announcement["ts"]]
+
+
+def answered_once(fake, announcement: dict, progress: dict, title: str = "CUDA out of memory") -> None:
+    """The answer replaced the progress message in its thread, the channel's line says what it found, and the
+    thread holds the answer and its details once each (no second answer, nothing left saying it is at work)."""
+    got = [m for m in answers(fake) if m.get("thread_ts") == announcement["ts"]]
+    assert [m["ts"] for m in got] == [progress["ts"]]
+    line = fake.message(CHANNEL, announcement["ts"])
+    assert title in line["text"] and "follows in the thread" not in line["text"], line["text"]
+    replies = in_thread(fake, announcement)
+    assert [m["ts"] for m in replies][:1] == [progress["ts"]]
+    assert len([m for m in replies if "*Evidence*" in json.dumps(m.get("blocks", []))]) == 1
+    text = json.dumps(fake.messages(CHANNEL))
+    assert "Diagnosing" not in text and "restarting" not in text
+
+
 def test_kill_9_mid_fetch_the_next_start_answers_in_the_same_message(fake, tmp_path):
     config = fast_config(tmp_path, 4)
     bot = Bot(fake, tmp_path, config=config).start()
     driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
     assert driver.command("diagnose 4242").status_code == 200
-    fake.wait_for(lambda: fake.calls_to("chat.postMessage"), timeout=10)
-    progress = fake.calls_to("chat.postMessage")[0]
+    fake.wait_for(lambda: announcements(fake) and in_thread(fake, announcements(fake)[0]), timeout=10)
+    [announcement] = announcements(fake)
+    progress = progress_of(fake, announcement)
+    assert "Diagnosing" in progress["text"] or "Fetching" in progress["text"], progress["text"]
 
     def recorded():
         with bot.db() as db:
-            return db.execute("SELECT answer_ts FROM requests").fetchone() == (progress.response["ts"],)
+            return db.execute("SELECT answer_ts FROM requests").fetchone() == (progress["ts"],)
 
     fake.wait_for(recorded, timeout=5)  # the message is tied to the request (microseconds after posting it)
     assert bot.proc is not None
@@ -54,12 +84,15 @@ def test_kill_9_mid_fetch_the_next_start_answers_in_the_same_message(fake, tmp_p
     try:
         fake.wait_for(lambda: len(answers(fake)) == 1, timeout=40)
         time.sleep(2)  # and no second answer comes
-        got = answers(fake)
-        assert len(got) == 1 and got[0]["ts"] == progress.response["ts"]  # the same message became the answer
-        assert len(fake.calls_to("chat.postMessage")) == 1
+        # the same message became the answer, in the same thread under the same line: nothing posted twice
+        assert [m["ts"] for m in announcements(fake)] == [announcement["ts"]]
+        answered_once(fake, announcement, progress)
         with bot.db() as db:
             assert db.execute("SELECT state FROM requests").fetchall() == [("done",)]
             assert db.execute("SELECT count(*) FROM incidents").fetchone() == (1,)
+            assert db.execute("SELECT message_ts, thread_ts FROM incidents").fetchall() == [
+                (progress["ts"], announcement["ts"])
+            ]
     finally:
         bot.stop()
 
@@ -101,7 +134,10 @@ def test_sigterm_lets_running_work_finish_and_hands_the_queue_to_the_next_start(
     driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
     for n in range(3):
         assert driver.command(f"diagnose {5000 + n}").status_code == 200
-    fake.wait_for(lambda: len(fake.calls_to("chat.postMessage")) == 3, timeout=10)
+    # all three announced in the channel, each with its (queued or progress) message in its thread
+    fake.wait_for(lambda: len(announcements(fake)) == 3 and all(in_thread(fake, a) for a in announcements(fake)), 10)
+    said = announcements(fake)
+    firsts = [progress_of(fake, a) for a in said]
     assert bot.proc is not None
     started = time.monotonic()
     bot.proc.send_signal(signal.SIGTERM)
@@ -113,8 +149,9 @@ def test_sigterm_lets_running_work_finish_and_hands_the_queue_to_the_next_start(
     try:
         fake.wait_for(lambda: len(answers(fake)) == 3, timeout=40)
         time.sleep(1)
-        assert len(answers(fake)) == 3 and len(fake.calls_to("chat.postMessage")) == 3
-        assert "restarting" not in json.dumps(fake.messages(CHANNEL))
+        assert [m["ts"] for m in announcements(fake)] == [a["ts"] for a in said]  # no line posted twice
+        for announcement, first in zip(said, firsts, strict=True):
+            answered_once(fake, announcement, first)  # each in its own first message, once
     finally:
         bot.stop()
 
@@ -224,10 +261,12 @@ def test_an_answer_slack_did_not_take_is_retried_in_the_same_message_once(fake, 
         assert driver.command("diagnose " + OOM_LOG).status_code == 200
         fake.wait_for(lambda: len(answers(fake)) == 1, timeout=30)
         time.sleep(2.5)  # and no second answer comes
-        progress = fake.calls_to("chat.postMessage")[0]
+        [announcement] = announcements(fake)
+        progress = progress_of(fake, announcement)
         updates = fake.calls_to("chat.update")
         assert not updates[0].ok and updates[0].error == "service_unavailable"
-        assert answers(fake)[0]["ts"] == progress.response["ts"] and len(fake.calls_to("chat.postMessage")) == 1
+        assert updates[0].arg("ts") == progress["ts"] and "denpex_ack" in json.dumps(updates[0].arg("blocks"))
+        answered_once(fake, announcement, progress)  # retried in the same message, once
         with bot.db() as db:
             assert db.execute("SELECT state, attempts FROM requests").fetchall() == [("done", 2)]  # taken over once
             assert db.execute("SELECT count(*) FROM incidents").fetchone() == (1,)

@@ -16,6 +16,7 @@ from bot.blockkit import FIRST_SCREEN_BLOCKS, FIRST_SCREEN_CHARS, OPTION_TEXT, p
 from bot.render import (
     MessageState,
     Step,
+    asked,
     details_message,
     diagnosis_message,
     evidence_lines,
@@ -349,3 +350,18 @@ def test_an_unrecognised_answer_with_a_baseline_and_many_ranks_still_fits():
     assert len(blocks) <= FIRST_SCREEN_BLOCKS and len(visible(blocks)) <= FIRST_SCREEN_CHARS
     assert "*New since the good run*" in json.dumps(blocks) and problems(blocks, text) == []
     assert details_message(report, STATES["busy"]("bad.log")) is not None  # every rank's lines in the thread
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", str(ROOT / "docs" / "architecture.md")])
+def test_not_a_training_log_is_said_as_such_with_what_to_send_and_nothing_to_press(matcher, path):
+    report = signatures.diagnose([path], matcher)
+    assert report.outcome == "not_a_log"
+    for state in STATES.values():
+        text, blocks = diagnosis_message(report, state("input.txt"))  # a shared file: the answer in its thread
+        assert problems(blocks, text) == [] and validate_blocks(blocks) == []
+        assert len(blocks) <= FIRST_SCREEN_BLOCKS and len(visible(blocks)) <= FIRST_SCREEN_CHARS
+        body = json.dumps(blocks)
+        assert "does not look like a training log" in text and "No failure found" not in text + body
+        assert "stdout/stderr" in body and "job id" in body
+        assert not any(b["type"] == "actions" for b in blocks)  # no Acknowledge, Useful or Not this: nothing claimed
+    assert "not a training log" in asked("U1", "a pasted log", report)

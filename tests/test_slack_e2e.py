@@ -329,6 +329,29 @@ def test_a_healthy_paste_is_answered_to_the_asker_alone(fake, driver):
     assert not [m for m in fake.messages(CHANNEL) if m.get("bot_id")]  # nothing in the channel
 
 
+PROSE = """Hi team, quick question about the offsite next week.
+Could everyone add their dietary requirements to the sheet by Friday?
+Lunch will be at the usual place around noon, and we will walk over together.
+Thanks, and see you there!"""
+
+
+def test_a_paste_that_is_no_training_log_is_said_to_the_asker_alone(fake, driver):
+    driver.command("diagnose " + PROSE, user_id="U123")
+    answer = fake.wait_for(
+        lambda: next(
+            (e for e in fake.ephemeral_messages(CHANNEL, "U123") if "training log" in e["message"]["text"]), None
+        )
+    )
+    text, blocks = answer["message"]["text"], json.dumps(answer["message"]["blocks"])
+    assert "pasted log" in text and "does not look like a training log" in text
+    assert "none of its lines is one a training job, its launcher or its scheduler prints" in blocks
+    assert "stdout/stderr" in blocks and "job id" in blocks  # what to send instead
+    assert "No failure found" not in text + blocks  # not called a healthy run
+    assert '"type": "button"' not in blocks and "actions" not in blocks  # nothing claimed, nothing to press
+    time.sleep(0.5)
+    assert not [m for m in fake.messages(CHANNEL) if m.get("bot_id")]  # nothing in the channel
+
+
 def test_a_paste_at_slacks_limit_is_called_truncated(fake, driver):
     filler = "\n".join(f"[rank0]: step {i} loss 2.0" for i in range(400))
     text = ("diagnose " + OOM_LOG + "\n" + filler)[:4000]
