@@ -39,7 +39,8 @@ SETS = {
     "runs_r10": ROOT / "tests" / "corpus" / "blind_r10",  # and more, after the runs_r9 fixes
     "runs_r11": ROOT / "tests" / "corpus" / "blind_r11",  # and more, after the runs_r10 fixes
     "runs_r12": ROOT / "tests" / "corpus" / "blind_r12",  # and more, after the runs_r11 fixes
-    "runs_r13": ROOT / "tests" / "corpus" / "blind_r13",  # and more (the hard cases, asked for), after the runs_r12 fixes
+    # and more (the hard cases, asked for), after the runs_r12 fixes
+    "runs_r13": ROOT / "tests" / "corpus" / "blind_r13",
 }
 
 

@@ -27,7 +27,6 @@ from PIL import Image, ImageChops  # noqa: E402
 
 import signatures  # noqa: E402
 from bot import render  # noqa: E402
-from bot.diagnose import with_exception_lines  # noqa: E402
 from bot.render import MessageState, Step  # noqa: E402
 
 WIDTH = 640
@@ -38,9 +37,8 @@ def _report(path: Path) -> signatures.Report:
 
 
 def _paste(text: str) -> signatures.Report:
-    """A pasted log as the bot reads it (with each traceback's exception line)."""
-    report = signatures.diagnose_sources([signatures.source_from_bytes("pasted log", text.encode())])
-    return with_exception_lines(report, [signatures.source_from_bytes("pasted log", text.encode())])
+    """A pasted log as the bot reads it (the scan keeps each traceback's exception line)."""
+    return signatures.diagnose_sources([signatures.source_from_bytes("pasted log", text.encode())])
 
 
 def kinds() -> dict[str, str]:

@@ -121,6 +121,8 @@ def is_a_paste(text: str) -> bool:
 
 
 R = TypeVar("R", bound=signatures.Report)
+
+
 class Progress(Protocol):
     """How a scan reports what it read (the responder's turns it into message updates)."""
 

@@ -86,7 +86,6 @@ MAX_EXTRA_DIAGNOSES = 4
 STOPPED_EARLY_SECONDS = 30.0  # a rank whose progress stopped this long before the others' did stands out
 
 
-
 @dataclass
 class Reason:
     text: str
@@ -503,6 +502,7 @@ def _attribute_rank(
             ),
             first,
         )
+
     def signed(sign: Event, then: str, *more: Reason) -> Attribution:
         text = f"rank {sign.rank} alone showed it first: {sign.text[:120]} (line {sign.line}), {then}"
         return because(sign.rank, "first_sign", "medium", Reason(text, sign.source, sign.line), *more)
