@@ -427,6 +427,19 @@ def _attribute_rank(
                     event.line,
                 ),
             )
+    if sig.cls in RANK_HOSTED and event.rank is not None:
+        return because(
+            event.rank,
+            "explicit_root",
+            "medium",
+            first,
+            Reason(
+                f"rank {event.rank} hosts the job's store and could not bind its port; the other ranks had nothing "
+                "to join",
+                event.source,
+                event.line,
+            ),
+        )
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,
@@ -653,6 +666,9 @@ def _gathered_ranks(event: Event, launcher: list[Event]) -> tuple[Event, list[in
     return wrapper, sorted({int(r) for r in _RANK_LIST.findall(wrapper.values["failed_ranks"])})
 
 
+# a job-wide failure that one worker meets for the job: the rank that hosts the TCPStore (rank 0, MASTER_PORT) binds
+# its port; when a worker (not the launcher's agent, which names no rank) reports it, that rank failed first
+RANK_HOSTED = {"port_in_use"}
 JOB_WIDE_CHECKS = {"nan_inf_loss"}  # classes a rank often raises on a value reduced over every rank (the loss)
 
 

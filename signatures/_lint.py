@@ -53,8 +53,9 @@ def lint_library(lib: Library) -> list[str]:
     for sig in lib.signatures:
         path = str(lib.paths.get(sig.id, sig.id))
         problems += lint_signature(sig, path)
-        if sig.refines is not None and sig.refines.signature not in ids:
-            problems.append(f"{path}: refines {sig.refines.signature!r}, which is not in the library")
+        for base in sig.refines.bases if sig.refines is not None else ():
+            if base not in ids:
+                problems.append(f"{path}: refines {base!r}, which is not in the library")
     return problems
 
 

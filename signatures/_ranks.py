@@ -27,11 +27,22 @@ FATAL_EXITS = {
     "135": "SIGBUS",
     "-4": "SIGILL",
     "132": "SIGILL",
+    "-8": "SIGFPE",
+    "136": "SIGFPE",
 }
 TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
-SRUN_SIGNALS = {"Killed": "-9", "Out Of Memory": "-9", "Aborted": "-6", "Bus error": "-7", "Illegal instruction": "-4"}
+SRUN_SIGNALS = {
+    "Killed": "-9",
+    "Out Of Memory": "-9",
+    "Aborted": "-6",
+    "Bus error": "-7",
+    "Illegal instruction": "-4",
+    "Floating point exception": "-8",
+}
 # mp.spawn's "process 2 terminated with signal SIGKILL" (torch.multiprocessing.spawn.ProcessExitedException)
-SRUN_SIGNALS.update({"SIGKILL": "-9", "SIGSEGV": "-11", "SIGABRT": "-6", "SIGBUS": "-7", "SIGILL": "-4"})
+SRUN_SIGNALS.update(
+    {"SIGKILL": "-9", "SIGSEGV": "-11", "SIGABRT": "-6", "SIGBUS": "-7", "SIGILL": "-4", "SIGFPE": "-8"}
+)
 
 
 def exit_code(e: Event) -> str:

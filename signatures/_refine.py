@@ -22,7 +22,8 @@ def refine(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
     by_base: dict[str, list[tuple[Signature, str]]] = {}
     for s in sorted(sigs.values(), key=lambda s: -s.priority):
         if s.refines is not None:
-            by_base.setdefault(s.refines.signature, []).append((s, s.refines.context))
+            for base in s.refines.bases:
+                by_base.setdefault(base, []).append((s, s.refines.context))
     if not by_base:
         return events
     out = []

@@ -64,8 +64,12 @@ class Refines(_Strict):
     looked at, so this costs nothing per line.
     """
 
-    signature: str
+    signature: str | list[str]  # one signature, or several whose events the same frames name more precisely
     context: str
+
+    @property
+    def bases(self) -> list[str]:
+        return [self.signature] if isinstance(self.signature, str) else list(self.signature)
 
     @model_validator(mode="after")
     def _valid(self) -> Refines:

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import top_diagnosis as top
+
 import signatures
 
 RUNS = Path(__file__).resolve().parent / "corpus" / "blind_r13" / "runs"
-
-
-def top(paths, matcher):
-    report = signatures.diagnose([str(p) for p in paths], matcher=matcher)
-    assert report.diagnoses, report.outcome
-    return report.diagnoses[0]
 
 
 def test_a_launcher_record_of_sigill_names_the_rank_and_an_abi_cause(matcher):

@@ -1,0 +1,2 @@
+class RunConfig:
+    def __init__(self): self.lr = 0.1
