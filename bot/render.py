@@ -391,8 +391,11 @@ def _knock_on(report: Report, d: Diagnosis) -> str:
 def _stats(report: Report, source: str) -> str:
     s = report.stats
     ranks = _ranks(s.ranks) if s.ranks else "no ranks seen"
+    job = report.job
+    if job and job.name and job.name not in source:  # which job, by the name its owner gave it
+        source = f"{source} ({job.name})"
     return (
-        f"{code(clip(source, 60))} · {human_size(s.bytes)} · {s.lines:,} lines · {ranks} · scanned in {s.seconds:.1f} s"
+        f"{code(clip(source, 72))} · {human_size(s.bytes)} · {s.lines:,} lines · {ranks} · scanned in {s.seconds:.1f} s"
     )
 
 

@@ -419,15 +419,12 @@ class Surroundings:
         below with the header's prefix that is neither a frame, its code, nor a chained traceback's words (other
         ranks' lines may interleave). Looked for within RAISED_SCAN lines of this block; None past them."""
         prefix = header[: header.find(_TRACEBACK)] if _TRACEBACK in header else ""
-        data, n = self.data, self.n
         pos, number = le + 1, line_no
         for _ in range(RAISED_SCAN):
-            if pos >= n:
+            if pos >= self.n:
                 return None
-            end = data.find(b"\n", pos, n)
-            end = n if end < 0 else end
+            text, _, end = self._view_below(pos, le)
             number += 1
-            text = _decode(data[pos : min(end, pos + 400)])
             pos = end + 1
             if not text.startswith(prefix):
                 continue
@@ -438,22 +435,28 @@ class Surroundings:
                 return number, text[:300]
         return None
 
+    def _view_below(self, pos: int, le: int) -> tuple[str, int | None, int]:
+        """The text and rank of the line starting at data[pos] (below the event ending at data[le]), decoded once
+        for every event that looks below it, and where it ends."""
+        data, n = self.data, self.n
+        end = data.find(b"\n", pos, n)
+        end = n if end < 0 else end
+        seen = self._below.get(pos)
+        if seen is None:
+            if len(self._below) >= ROWS_KEPT + RAISED_SCAN:  # lines above this event's are not asked for again
+                self._below = {at: view for at, view in self._below.items() if at > le}
+            seen = self._below[pos] = _text_and_rank(data[pos : min(end, pos + 400)])
+        return seen[0], seen[1], end
+
     def continuation(self, le: int, rank: int | None) -> list[str]:
         """Lines right below the line ending at data[le] that continue its message (load_state_dict lists keys there)."""
-        data, n = self.data, self.n
+        n = self.n
         out: list[str] = []
         pos = le + 1
         for _ in range(CONTINUATION_SCAN):
             if pos >= n or len(out) >= CONTINUATION_LINES:
                 break
-            end = data.find(b"\n", pos, n)
-            end = n if end < 0 else end
-            seen = self._below.get(pos)
-            if seen is None:
-                if len(self._below) >= ROWS_KEPT:  # the lines above this event's are not asked for again
-                    self._below = {at: view for at, view in self._below.items() if at > le}
-                seen = self._below[pos] = _text_and_rank(data[pos : min(end, pos + 400)])
-            line, other = seen
+            line, other, end = self._view_below(pos, le)
             pos = end + 1
             if rank is not None and other is not None and other != rank:
                 continue  # another rank's line interleaved

@@ -189,7 +189,7 @@ def test_a_missing_or_wrong_token_is_named(ray_jobs, tmp_path):
 def test_slack_diagnose_by_submission_id(ray_jobs, tmp_path):
     """`/denpex diagnose ray/raysubmit_...` to the real bot process through the fake workspace."""
     from fake_slack import FakeSlack, SlackDriver
-    from test_slack_e2e import CHANNEL, Bot, final_message
+    from test_slack_e2e import CHANNEL, Bot, final_message, whole_answer
 
     failed, succeeded = ray_jobs.ids["missing_shard"], ray_jobs.ids["trains"]
     ray_jobs.head.wait_for(failed, {"FAILED"})
@@ -202,7 +202,7 @@ def test_slack_diagnose_by_submission_id(ray_jobs, tmp_path):
             driver = SlackDriver(bot.events_url, fake.signing_secret, fake)
             assert driver.command(f"diagnose ray/{failed}", user_id="U123").status_code == 200
             message = final_message(fake, CHANNEL, lambda t: "denpex_ack" in t and "denpex-missing-shard" in t, 60)
-            blob = json.dumps(message["blocks"])
+            blob = whole_answer(fake, message)  # the evidence is in the answer's thread
             assert "shard_00017.jsonl" in blob and "FAILED" in blob and "exit 1" in blob
             assert driver.command(f"diagnose ray/{succeeded}", user_id="U123").status_code == 200
             healthy = final_message(fake, CHANNEL, lambda t: "No failure found" in t and succeeded in t, 60)

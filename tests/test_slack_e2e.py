@@ -280,13 +280,21 @@ def test_job_zero_is_refused_on_a_slurm_cluster(fake, tmp_path):
         b.stop()
 
 
-def details_of(fake: FakeSlack, message: dict) -> dict:
+def details_of(fake: FakeSlack, message: dict, channel: str = CHANNEL, timeout: float = 30) -> dict:
     """The answer's first reply in its thread: the evidence, the fix and the checklist."""
     return final_message(
         fake,
-        CHANNEL,
+        channel,
         lambda t: "denpex_checklist_" + incident_id(message) in t or "Every rank's first errors" in t,
+        timeout,
     )
+
+
+def whole_answer(fake: FakeSlack, message: dict, channel: str = CHANNEL) -> str:
+    """The answer's first screen and its first thread reply (the evidence) as one JSON text to search."""
+    details = details_of(fake, message, channel)
+    assert details.get("thread_ts") == message.get("thread_ts", message["ts"])
+    return json.dumps(message["blocks"]) + json.dumps(details["blocks"])
 
 
 def test_pasted_log_with_the_word_payload_is_diagnosed_in_place(fake, driver):

@@ -18,6 +18,14 @@ from bot.work import ShuttingDown, Task
 log = logging.getLogger("denpex.bot")
 
 
+def _tell(client, body: dict, text: str) -> None:
+    """Say `text` to whoever ran the command, if Slack takes it (logged when it does not)."""
+    try:
+        client.chat_postEphemeral(channel=body["channel_id"], user=body.get("user_id", ""), text=text)
+    except Exception:
+        log.exception("telling the user failed too")
+
+
 def register(
     app, store: Store, inbox: Inbox, responder: Responder, service: Diagnoser, watches: JobWatches
 ) -> Callable[..., bool]:
@@ -65,10 +73,7 @@ def register(
                 say(render.warning(exc))
             except Exception as exc:  # Slack refused the post (not in the channel), the database failed, ...
                 log.exception("/denpex %s %s failed", verb, ref.job_id)
-                try:
-                    say(render.warning(f"I could not {verb} `{ref.job_id}`: {exc}"))
-                except Exception:
-                    log.exception("telling the user failed too")
+                _tell(client, body, render.warning(f"I could not {verb} `{ref.job_id}`: {exc}"))
 
         try:
             responder.intake.submit(Task(f"{verb} {ref.cluster}/{ref.job_id}", work))
@@ -126,6 +131,12 @@ def register(
             return
         key = f"command:{body.get('trigger_id') or body.get('channel_id', '') + ':' + str(time.time())}"
         inbox.accept(key, "command", body)  # recorded before the ack; a slash command is never retried
-        inbox.finish_unless_handed(key, lambda: diagnose(body, ack, client, key))
+        try:
+            inbox.finish_unless_handed(key, lambda: diagnose(body, ack, client, key))
+        except Exception as exc:
+            # Never out of the listener: Bolt answers an exception raised after ack() by clearing the ack it
+            # has not sent yet, and Slack then shows the user a timeout instead of what we said
+            log.exception("/denpex diagnose failed after its ack")
+            _tell(client, body, render.warning(f"I could not answer this: {exc}"))
 
     return diagnose
