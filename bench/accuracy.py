@@ -41,6 +41,7 @@ SETS = {
     "runs_r12": ROOT / "tests" / "corpus" / "blind_r12",  # and more, after the runs_r11 fixes
     # and more (the hard cases, asked for), after the runs_r12 fixes
     "runs_r13": ROOT / "tests" / "corpus" / "blind_r13",
+    "runs_r15": ROOT / "tests" / "corpus" / "blind_r15",  # after the runs_r14 fixes (r14's runs were lost)
 }
 
 
