@@ -375,8 +375,44 @@ def _finding(
     ranks = sorted({e.rank for e in same_sig if e.rank is not None})
     count = sum(n for (sid, r), n in scan.counts.items() if sid == sig.id and (r is None or r in ranks))
     count = max(count, len(same_sig))  # a refined signature's lines are counted under the one it refines
+    if event.kind == "count":
+        event = _first_counted(scan.precursors, sig, event)
     attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors)
     return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher, attribution)
+
+
+def _left_behind(view: JobView) -> int | None:
+    """The one rank that never joined a rendezvous the others timed out on: every other rank exited on its own
+    with an error code, while it raised nothing and ended only after them, stopped by a signal (srun's or
+    torchrun's teardown), or not at all as far as the log shows."""
+    if len(view.expected) < 2 or view.implied:
+        return None
+    own_error = {r for r, s in view.ranks.items() if s.exit and s.exit.signal is None and s.exit.code not in ("0", "")}
+    rest = set(view.ranks) - own_error
+    if len(rest) != 1 or not own_error:
+        return None
+    (rank,) = rest
+    state = view.ranks[rank]
+    if state.roots or state.timeouts:
+        return None
+    if state.exit is not None and (
+        state.exit.signal is None or any(view.ranks[r].exit.order > state.exit.order for r in own_error)  # type: ignore[union-attr]
+    ):
+        return None
+    return rank
+
+
+def _first_counted(precursors: dict[tuple[str, int | None], Event], sig: Signature, event: Event) -> Event:
+    """A count rule's event is built on the line that reached its threshold, whichever rank printed it; in a job
+    whose ranks share the rule's count, the job's first matching line (each rank's first is kept, forgiven ones
+    too) says which rank went bad first, when it plainly came before every other rank's first."""
+    firsts = [e for (sid, rank), e in precursors.items() if sid == sig.id and rank is not None]
+    if len({e.rank for e in firsts}) < 2:
+        return event
+    first = min(firsts, key=lambda e: (math.inf if e.time is None else e.time, e.source_index, e.line, e.seq))
+    if first.rank == event.rank or not all(_plainly_before(first, o) for o in firsts if o is not first):
+        return event
+    return dataclasses.replace(first, kind="count", values={**first.values, **event.values})
 
 
 def _where(e: Event) -> str:
@@ -407,6 +443,22 @@ def _attribute_rank(
             first,
             Reason(
                 f"rank {rank} of {len(view.expected)} never printed a line: the others waited for it to join",
+                None,
+                None,
+            ),
+        )
+    behind = _left_behind(view) if sig.cls == "rendezvous_failure" else None
+    if behind is not None:
+        gave_up = sorted(view.expected - {behind})
+        return because(
+            behind,
+            "absent_rank",
+            "medium",
+            first,
+            Reason(
+                f"{'rank' if len(gave_up) == 1 else 'ranks'} {_rank_list(gave_up)} gave up waiting for the others to "
+                f"join and exited with an error; rank {behind} raised nothing and was still running until the "
+                "launcher stopped it: it never reached the rendezvous",
                 None,
                 None,
             ),

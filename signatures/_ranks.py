@@ -193,6 +193,22 @@ class JobView:
         return set(self.ranks) | self.implied
 
 
+_TASK_LIST = re.compile(r"\btasks (\d+(?:[-,]\d+)+): ")
+
+
+def task_ranks(text: str, rank: int) -> list[int]:
+    """The ranks of srun's task list in `text` ("tasks 0,2", "tasks 1-3,5"), else [rank]; at most 4,096."""
+    found = _TASK_LIST.search(text)
+    if not found:
+        return [rank]
+    ranks: list[int] = []
+    for part in found.group(1).split(","):
+        lo, _, hi = part.partition("-")
+        first, last = int(lo), int(hi or lo)
+        ranks += range(first, min(last, first + 4096) + 1)
+    return sorted(set(ranks))[:4096] if rank in ranks else [rank]
+
+
 def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
     states: dict[int, RankState] = {}
 
@@ -234,7 +250,9 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
             signal = FATAL_EXITS.get(code) or (
                 e.values.get("signal") if e.values.get("signal") in FATAL_EXITS.values() else None
             )
-            s.exit = Exit(code, signal, e, order)
+            for rank in task_ranks(e.text, e.rank):  # srun's "tasks 1-2: Exited ..." is each task's exit
+                if state(rank).exit is None:
+                    state(rank).exit = Exit(code, signal, e, order)
             order += 1
     implied: set[int] = set()
     world = scan.world_size
