@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import run, top_diagnosis as top
+from helpers import run
+from helpers import top_diagnosis as top
 
 RUNS = Path(__file__).resolve().parent / "corpus" / "blind_r15" / "runs"
 MADE_R14 = Path(__file__).resolve().parent / "corpus" / "made_r14" / "runs"
