@@ -386,7 +386,17 @@ class Store:
     def _connect(self, busy_ms: int) -> sqlite_utils.Database:
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_ms / 1000)
         db = sqlite_utils.Database(conn)
-        db.execute("PRAGMA journal_mode=WAL")
+        # switching to WAL needs the file to itself: SQLite answers "database is locked" at once, without its busy
+        # handler, while another process (a replica starting too) is migrating it; retried within busy_ms
+        deadline = time.monotonic() + busy_ms / 1000
+        while True:
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         # in WAL mode NORMAL survives any crash of the bot (kill -9 included) and skips an fsync per commit;
         # only a power loss may lose the last commits (SQLite's documented trade-off)
         db.execute("PRAGMA synchronous=NORMAL")
