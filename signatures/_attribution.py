@@ -387,17 +387,18 @@ def _left_behind(view: JobView) -> int | None:
     torchrun's teardown), or not at all as far as the log shows."""
     if len(view.expected) < 2 or view.implied:
         return None
-    own_error = {r for r, s in view.ranks.items() if s.exit and s.exit.signal is None and s.exit.code not in ("0", "")}
-    rest = set(view.ranks) - own_error
+    own_error = {
+        r: s.exit for r, s in view.ranks.items() if s.exit and s.exit.signal is None and s.exit.code not in ("0", "")
+    }
+    rest = set(view.ranks) - set(own_error)
     if len(rest) != 1 or not own_error:
         return None
     (rank,) = rest
     state = view.ranks[rank]
     if state.roots or state.timeouts:
         return None
-    if state.exit is not None and (
-        state.exit.signal is None or any(view.ranks[r].exit.order > state.exit.order for r in own_error)  # type: ignore[union-attr]
-    ):
+    last_own = max(x.order for x in own_error.values())
+    if state.exit is not None and (state.exit.signal is None or state.exit.order < last_own):
         return None
     return rank
 
