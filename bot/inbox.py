@@ -70,11 +70,17 @@ class Inbox:
             return
         with self._lock:
             self._mine.discard(key)
-            still_deferred = len(self._deferred)
+            unrecorded = [d for d in self._deferred if d[0] == key]
             self._deferred = [d for d in self._deferred if d[0] != key]
-            if len(self._deferred) != still_deferred:
-                return  # answered before it was ever recorded: nothing to record now
-        self._quietly("finish", key, lambda: self.store.finish(key, state))
+
+        def record() -> None:
+            # answered before it was ever recorded: record it now, done, so that Slack's retry of it delivered to
+            # another process (or after a restart) is still known as answered
+            for _, kind, body in unrecorded:
+                self.store.accept(key, kind, body, self.owner, self.lease)
+            self.store.finish(key, state)
+
+        self._quietly("finish", key, record)
 
     def finish_unless_handed(self, key: str | None, route: Callable[[], bool]) -> None:
         """Run `route`; a request it did not hand on (to the responder, which finishes it) is finished here."""

@@ -817,7 +817,9 @@ def slow_cluster(tmp_path: Path, seconds: float) -> str:
     script.write_text(
         f"#!/bin/sh\nsleep {seconds}\nprintf '[rank0]: Traceback (most recent call last):\\n"
         f"[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\\n' "
-        f"> {tmp_path}/slurm-$4.out\n"
+        # written aside, then renamed: a fetch running meanwhile (another request for the job) never reads a
+        # log this call has just truncated
+        f"> {tmp_path}/.slurm-$4.out.$$ && mv {tmp_path}/.slurm-$4.out.$$ {tmp_path}/slurm-$4.out\n"
         f'echo "JobId=$4 JobName=train UserId=u(1) JobState=FAILED ExitCode=1:0 RunTime=00:01:00 '
         f'NodeList=node1 StdOut={tmp_path}/slurm-$4.out StdErr={tmp_path}/slurm-$4.out"\n'
     )

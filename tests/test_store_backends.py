@@ -307,13 +307,14 @@ def test_incidents_buttons_checklists_hosts_and_mutes_read_back_alike(stores):
 # -- the ack path never waits long ---------------------------------------------------------------------------
 
 
-def _hold_write_lock(store_url: str, locked: threading.Event, release: threading.Event) -> None:
+def _hold_write_lock(store_url: str, locked: threading.Event, release: threading.Event, key: str = "req:held") -> None:
     """Another process's transaction that holds what accept() needs: SQLite's write lock, PostgreSQL's row."""
     if store_url.startswith("postgresql://"):
         with psycopg.connect(store_url) as db:
             db.execute(
                 "INSERT INTO requests (key, kind, body, state, attempts, created_at, updated_at) "
-                "VALUES ('req:held', 'event', '{}', 'accepted', 1, 'now', 'now')"
+                "VALUES (%s, 'event', '{}', 'accepted', 1, 'now', 'now')",
+                [key],
             )
             locked.set()
             release.wait(30)
@@ -352,3 +353,25 @@ def test_sqlite_is_still_the_default_file(tmp_path):
         assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         store.close()
+
+
+def test_a_request_answered_before_it_could_be_recorded_is_recorded_done(stores, store_url):
+    """The ack path found the database locked, so the request was answered first; once answered it is recorded
+    as done (not forgotten), so Slack's retry of it reaching another process is known as answered."""
+    from bot.inbox import Inbox
+
+    store, other = stores(), stores()
+    inbox = Inbox(store, 30)
+    locked, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold_write_lock, args=(store_url, locked, release, "req:late"))
+    holder.start()
+    try:
+        assert locked.wait(10)
+        assert inbox.accept("req:late", "event", {"n": 1}) is True  # answered at once, recorded later
+    finally:
+        release.set()
+        holder.join()
+    assert store.request("req:late") is None  # not recorded yet
+    inbox.done("req:late")
+    assert store.request("req:late")["state"] == "done"
+    assert other.accept("req:late", "event", {"n": 1}, "another process", 30) is False  # its retry elsewhere
