@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import signatures
 from bot.config import Config
-from bot.fetch import FetchError, FetchResult, JobRef, fetch_job, parse_job_ref, previous_good_run
+from bot.fetch import FetchError, FetchResult, JobFacts, JobRef, fetch_job, parse_job_ref, previous_good_run
 
 
 def job_report(
@@ -33,7 +33,46 @@ def job_report(
         ],
         notes=fetched.notes,
     )
-    return report.model_copy(update={"job": job})
+    update: dict = {"job": job}
+    if report.outcome == "healthy" and failed_by_scheduler(fetched.facts):
+        update.update(scheduler_failure(ref, fetched.facts))
+    return report.model_copy(update=update)
+
+
+# A job the scheduler records as failed is never answered "no failure found", whatever its logs say (issue 11:
+# "a non-zero exit makes it a failure"): killed from outside, its node lost, or its output written elsewhere,
+# the logs fetched can be silent. States: Slurm's (`man squeue`, JOB STATE CODES), Kubernetes' Job conditions
+# and pod phases, Ray's job status.
+FAILED_STATES = re.compile(
+    r"(?i)^(FAILED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|BOOT_FAIL|DEADLINE|PREEMPTED|Failed|FailureTarget)\b"
+)
+# what the scheduler's own words say the failure was: a class hint, stated as the scheduler's, not the logs'
+SCHEDULER_HINTS = [
+    (re.compile(r"(?i)OUT_OF_MEMORY|OOMKilled"), "memory", "host_oom_killed"),
+    (re.compile(r"(?i)TIMEOUT|DEADLINE|DeadlineExceeded"), "scheduler", "slurm_time_limit"),
+    (re.compile(r"(?i)NODE_FAIL|BOOT_FAIL|NodeLost|NodeShutdown"), "scheduler", "node_failure"),
+    (re.compile(r"(?i)PREEMPT"), "scheduler", "preemption_sigterm"),
+]
+
+
+def failed_by_scheduler(facts: JobFacts) -> bool:
+    """The scheduler's record says the job failed: a failed state, or a non-zero exit (Slurm's `code:signal`)."""
+    if facts.state and FAILED_STATES.search(facts.state.split("/")[0].strip()):
+        return True
+    code = (facts.exit_code or "").strip()
+    return bool(code) and any(part.strip() not in ("", "0") for part in code.split(":"))
+
+
+def scheduler_failure(ref: JobRef, facts: JobFacts) -> dict:
+    """A failed job whose logs name no failure: the scheduler's record is the one error line (an unrecognised
+    failure, never "healthy"), with the class its state or reason names, if any."""
+    line = signatures.LogLine(source=f"{ref.kind} {signatures.SCHEDULER_RECORD}", line=1, text=facts.line())
+    said = " ".join(filter(None, [facts.state, facts.reason]))
+    family, cls = next(((f, c) for words, f, c in SCHEDULER_HINTS if words.search(said)), (None, None))
+    if cls is None and (facts.exit_code or "").strip() in ("137", "0:9", "9"):
+        family, cls = "memory", "host_oom_killed"  # SIGKILL: most often an OOM kill (low confidence)
+    hint = signatures.UnrecognisedHint(rank=None, first_error=line, family=family, class_=cls, confidence="low")
+    return {"unrecognised": [signatures.RankLines(rank=None, lines=[line])], "unrecognised_hint": hint}
 
 
 FINISHED = re.compile("|".join(signatures.COMPLETION_MARKERS))

@@ -34,7 +34,16 @@ from bot.blockkit import (
 )
 from bot.redact import redact, redact_blocks
 from bot.slack_files import human_size
-from signatures import Diagnosis, Report, collateral_line, considered_line, rank_ranges, render_text
+from signatures import (
+    SCHEDULER_ONLY,
+    Diagnosis,
+    Report,
+    collateral_line,
+    considered_line,
+    rank_ranges,
+    render_text,
+    scheduler_only,
+)
 
 SEVERITY_EMOJI = {
     "critical": ":red_circle:",
@@ -728,7 +737,11 @@ def _unrecognised_at(report: Report, state: MessageState, scale: float) -> tuple
         where = f" on rank {hint.rank}"
     header = f":grey_question: {PHASE_HEADERS[_phase(_steps_of(state))]}Unrecognised failure{where}"
     lines = _unrecognised_lines(report)
-    if launcher_only(report):
+    if scheduler_only(report):
+        intro = "The scheduler records this job as failed, but its logs hold no error line. " + SCHEDULER_ONLY
+        if hint and hint.class_:
+            intro += f"\nIts record reads like {code(hint.class_)} (the scheduler's word, not the logs')."
+    elif launcher_only(report):
         intro = LAUNCHER_ONLY
     else:
         intro = "No signature explains these errors. The first error lines, by rank:"

@@ -42,6 +42,8 @@ from ._models import (
     UnrecognisedHint,
 )
 from ._report import (
+    SCHEDULER_ONLY,
+    SCHEDULER_RECORD,
     ScannedReport,
     Timeline,
     TimelineMark,
@@ -53,6 +55,7 @@ from ._report import (
     rank_ranges,
     render_lines,
     render_text,
+    scheduler_only,
     timeline_caption,
     to_ascii,
 )
@@ -60,6 +63,9 @@ from ._schema import Signature
 from ._sources import Budget, InputError, Source, open_path, open_sources, source_from_bytes
 
 __all__ = [
+    "SCHEDULER_ONLY",
+    "SCHEDULER_RECORD",
+    "scheduler_only",
     "COMPLETION_MARKERS",
     "Budget",
     "InputError",

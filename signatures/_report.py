@@ -675,6 +675,21 @@ def _not_a_log_lines(report: Report, width: int) -> list[Line]:
     return out
 
 
+SCHEDULER_RECORD = "scheduler record"  # the source of the one line a failed job with silent logs is given
+SCHEDULER_ONLY = (
+    "The job exited non-zero without printing an error (a script's `exit N`, a check that failed quietly), was "
+    "stopped from outside (a memory or time limit, a lost node, a cancel), or wrote its errors to a file not "
+    "fetched. Check its accounting (`sacct -j ID -o JobID,State,ExitCode,MaxRSS,NodeList`), the node's "
+    "`dmesg -T`, and the log files the job writes itself."
+)
+
+
+def scheduler_only(report: Report) -> bool:
+    """A job the scheduler records as failed whose logs hold no error line: its record is all there is."""
+    lines = [ln for g in report.unrecognised for ln in g.lines]
+    return bool(lines) and all(ln.source.endswith(" " + SCHEDULER_RECORD) for ln in lines)
+
+
 def render_lines(report: Report, width: int = 100) -> list[Line]:
     """The report for a terminal, `width` columns wide, as (style, text) lines: see render_text."""
     out: list[Line] = []
@@ -683,6 +698,13 @@ def render_lines(report: Report, width: int = 100) -> list[Line]:
         out += [("text", line) for line in _baseline_lines(report.baseline)]
     if report.outcome == "not_a_log":
         out += _not_a_log_lines(report, width)
+    elif report.outcome == "unrecognised" and scheduler_only(report):
+        out.append(("unrecognised", "? Failed, says the scheduler; its logs hold no error line."))
+        out += _unrecognised_lines(report)
+        hint = report.unrecognised_hint
+        if hint and hint.class_:
+            out.append(("text", f"  Its record reads like {hint.class_} (the scheduler's word, not the logs')."))
+        out += [("text", "  " + line) for line in textwrap.wrap(SCHEDULER_ONLY, max(40, width - 2))]
     elif report.outcome == "unrecognised":
         out.append(("unrecognised", "? Unrecognised failure: no signature explains these errors."))
         out.append(("text", "  First error-like lines per rank:"))

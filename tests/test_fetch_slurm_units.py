@@ -314,3 +314,33 @@ def test_the_last_good_run_comes_from_accounting_else_from_the_controllers_memor
     assert previous_good_run(ref, cfg, facts, runner=no_accounting) == parse_job_ref("hpc/860", cfg)
     off = config(baseline=False)
     assert previous_good_run(parse_job_ref("900", off), off, facts, runner=no_accounting) is None
+
+
+@pytest.mark.parametrize(
+    ("state", "exit_code", "reason", "failed", "cls"),
+    [
+        ("FAILED", "1:0", None, True, None),
+        ("OUT_OF_MEMORY", "0:125", None, True, "host_oom_killed"),
+        ("TIMEOUT", "0:0", None, True, "slurm_time_limit"),
+        ("NODE_FAIL", "0:0", None, True, "node_failure"),
+        ("PREEMPTED", "0:15", None, True, "preemption_sigterm"),
+        ("Failed", "137", "OOMKilled", True, "host_oom_killed"),  # a Kubernetes pod's container
+        ("Failed", "1", "DeadlineExceeded", True, "slurm_time_limit"),
+        ("COMPLETED", "0:9", None, True, "host_oom_killed"),  # a step SIGKILLed in a job that went on
+        ("COMPLETED", "0:0", None, False, None),
+        ("CANCELLED by 1000", "0:15", None, True, None),  # non-zero signal: a failure, no class guessed
+        ("RUNNING", "0:0", None, False, None),
+        ("Succeeded", None, None, False, None),
+        (None, None, None, False, None),
+    ],
+)
+def test_the_scheduler_record_of_a_failed_job_and_the_class_it_names(state, exit_code, reason, failed, cls):
+    from bot.fetch import JobFacts, JobRef
+    from bot.jobs import failed_by_scheduler, scheduler_failure
+
+    facts = JobFacts(job_id="7", state=state, exit_code=exit_code, reason=reason)
+    assert failed_by_scheduler(facts) is failed
+    if failed:
+        found = scheduler_failure(JobRef(cluster="c", kind="slurm", job_id="7", raw="7"), facts)
+        assert found["unrecognised_hint"].class_ == cls
+        assert found["unrecognised"][0].lines[0].text == facts.line()

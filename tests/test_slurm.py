@@ -251,6 +251,37 @@ def test_a_job_whose_log_is_gone(slurm_jobs, minimal_config, tmp_path):
     assert code == 2 and "none of its logs can be read here" in err and f"gone-{job}.out" in err
 
 
+def test_a_failed_job_whose_log_names_no_error_is_not_called_healthy(slurm_jobs, minimal_config, tmp_path):
+    """Slurm says FAILED with exit 3; the log holds only a training step. The answer is an unrecognised failure
+    whose one line is the scheduler's record, never "no failure found" (issue 11: a non-zero exit is a failure)."""
+    job = submit(tmp_path, "quiet-exit", "#!/bin/bash\necho 'step 1 loss 2.0'\nexit 3\n")
+    wait_for_state(job, {"FAILED"})
+    code, report, err = diagnose_job(job, minimal_config)
+    assert code == 0 and report is not None, err
+    assert report["diagnoses"] == []
+    [group] = report["unrecognised"]
+    [line] = group["lines"]
+    assert line["source"] == "slurm scheduler record" and "FAILED" in line["text"] and "exit 3:0" in line["text"]
+    assert report["unrecognised_hint"]["class"] is None  # exit 3 names no class: none is guessed
+    # the same job in the terminal: a failure, with the exit code the user can act on
+    proc = subprocess.run(
+        [*_denpex(), "diagnose", "--job", job, "--exit-code"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DENPEX_CONFIG": str(minimal_config), "NO_COLOR": "1"},
+    )
+    assert proc.returncode != 0 and "No failure found" not in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_completed_job_with_a_quiet_log_stays_healthy(slurm_jobs, minimal_config, tmp_path):
+    job = submit(tmp_path, "quiet-ok", "#!/bin/bash\necho 'step 1 loss 2.0'\n")
+    wait_for_state(job, {"COMPLETED"})
+    code, report, err = diagnose_job(job, minimal_config)
+    assert code == 0 and report is not None, err
+    assert report["diagnoses"] == [] and report["unrecognised"] == []
+
+
 def test_an_unreachable_scheduler(tmp_path):
     config = tmp_path / "denpex.toml"
     config.write_text('[clusters.down]\nkind = "slurm"\nscontrol = "/nonexistent/scontrol"\n')
