@@ -1,0 +1,2 @@
+# usage: dmesg_oom.sh CGNAME > file ; prints the kernel OOM report summary lines for that memcg
+dmesg | awk -v cg="$1" '/invoked oom-killer/ {buf=""; keep=1} keep {buf=buf $0 "\n"} /Killed process/ && keep { if (index(buf, cg)) printf "%s", buf; keep=0; buf="" }' | grep -E 'invoked oom-killer|memory: usage|memory\+swap|kmem: usage|Memory cgroup|Tasks state|\[  pid|\[ *[0-9]+\] +[0-9]+ +[0-9]+|oom-kill:|Killed process'
