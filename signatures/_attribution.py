@@ -186,8 +186,25 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
             hi = bisect.bisect_right(lst, e.line + FALLBACK_WINDOW, key=lambda pair: pair[0])
             if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role == "root") for _, s in lst[lo:hi]):
                 continue
+            if _said_before(e, lst):
+                continue
         out.append(e)
     return out
+
+
+RESTATED_CHARS = 24  # an exception message this long, printed word for word by an event above, is that event
+
+
+def _said_before(e: Event, specific: list[tuple[int, Event]]) -> bool:
+    """A generic exception whose message a specific event on its rank printed word for word a little earlier
+    (PyTorch's C++ logs an error, then raises it into Python with the same text, a C++ stack between them): the
+    same failure, named better above."""
+    message = (e.values.get("message") or "").strip()
+    if len(message) < RESTATED_CHARS:
+        return False
+    lo = bisect.bisect_left(specific, e.line - BURST_LINES, key=lambda pair: pair[0])
+    hi = bisect.bisect_left(specific, e.line, key=lambda pair: pair[0])
+    return any(_same_rank(s, e) and message in s.text for _, s in specific[lo:hi])
 
 
 def _is_fallback(sig: Signature) -> bool:
@@ -285,6 +302,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     sigs = library.by_id()
     events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
     scan = dataclasses.replace(scan, events=events)
+    _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
     went_on = Survival(scan)
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
@@ -315,6 +333,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ]
     collateral = [e for e in events if sigs[e.sig_id].role == "collateral"]
     view = build_view(scan, sigs)
+    for held in _unfinished_on_a_silent_rank(scan, view):
+        roots.append(held)
+        events.append(held)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
     promoted = False
@@ -379,6 +400,20 @@ def _finding(
         event = _first_counted(scan.precursors, sig, event)
     attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors)
     return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher, attribution)
+
+
+def _unfinished_on_a_silent_rank(scan: ScanResult, view: JobView) -> list[Event]:
+    """An operation (a save) started as a rank's last word, with nothing after it in that rank's own log: alone, an
+    excerpt that ends there. In a job whose other ranks then reported the knock-on (collective timeouts, lost
+    peers) while this rank reported nothing, it is where this rank stopped."""
+    found = []
+    for e in scan.unfinished:
+        state = view.ranks.get(e.rank) if e.rank is not None else None
+        if state is None or state.timeouts or state.collateral or state.roots:
+            continue
+        if any(s.timeouts or s.collateral for r, s in view.ranks.items() if r != e.rank):
+            found.append(e)
+    return found
 
 
 def _left_behind(view: JobView) -> int | None:
@@ -480,6 +515,19 @@ def _attribute_rank(
                     event.line,
                 ),
             )
+    if sig.cls in RANK_HOSTED and event.rank is None and any(_STORE_SERVER.search(f) for f in event.frames):
+        return because(
+            0,
+            "recovered_rank",
+            "medium",
+            first,
+            Reason(
+                "the line names no rank, but its traceback is init_process_group's env:// or tcp:// rendezvous, "
+                "where rank 0 alone starts the store's server and binds the port (torch/distributed/rendezvous.py)",
+                event.source,
+                event.line,
+            ),
+        )
     if sig.cls in RANK_HOSTED and event.rank is not None:
         return because(
             event.rank,
@@ -503,7 +551,7 @@ def _attribute_rank(
     if sig.cls == "collective_mismatch":
         odd = _odd_one_out(same_sig, view)
         if odd is not None:
-            return because(odd[0], "collective_odd_one_out", "high", odd[1])
+            return because(odd[0], "collective_odd_one_out", odd[2], odd[1])
         reporters = {e.rank for e in same_sig}
         if len(reporters) == 1 and event.rank is not None:  # one rank alone found the mismatch and failed on it
             return because(
@@ -580,11 +628,17 @@ def _attribute_rank(
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
         if sign is not None:
             return signed(sign, "before every rank failed the same way", alike)
+        elsewhere = _in_another_collective(same_sig)
+        if elsewhere is not None:
+            return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1], alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
         if found is not None:
             return found
+        elsewhere = _in_another_collective(same_sig)
+        if elsewhere is not None:
+            return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
             return because(
                 None,
@@ -722,6 +776,8 @@ def _gathered_ranks(event: Event, launcher: list[Event]) -> tuple[Event, list[in
 # a job-wide failure that one worker meets for the job: the rank that hosts the TCPStore (rank 0, MASTER_PORT) binds
 # its port; when a worker (not the launcher's agent, which names no rank) reports it, that rank failed first
 RANK_HOSTED = {"port_in_use"}
+# init_process_group's env:// and tcp:// rendezvous: TCPStore(..., is_master=rank == 0), so only rank 0 listens
+_STORE_SERVER = re.compile(r"in _(?:env|tcp)_rendezvous_handler\b")
 JOB_WIDE_CHECKS = {"nan_inf_loss"}  # classes a rank often raises on a value reduced over every rank (the loss)
 
 
@@ -758,10 +814,56 @@ def _rank_list(ranks) -> str:
 _OTHER_RANK = re.compile(r"but Rank (\d+) is running")
 
 
-def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason] | None:
-    """The rank that differs in a mismatch report. Each rank's report compares itself with one other rank
-    ("Rank 1 is running X, but Rank 3 is running Y"): the rank most reports name as the other is the odd one;
-    a report from NCCL's own check names it directly."""
+def _share_frames(events: list[Event]) -> None:
+    """Several signatures can fire on one exception line; the traceback's frames, read for one of them (the
+    generic exception's), are a fact about the line: every event on it gets them."""
+    frames = {(e.source_index, e.line): e.frames for e in events if e.frames}
+    for e in events:
+        if not e.frames:
+            e.frames = frames.get((e.source_index, e.line), e.frames)
+
+
+# the torch.distributed call a traceback went through (the innermost frame in distributed_c10d.py names it)
+_C10D_CALL = re.compile(r'distributed_c10d\.py", line \d+, in (\w+)')
+
+
+def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
+    """Every rank failed alike (a timeout), but their tracebacks show the ranks waiting in different collectives:
+    all but one in the same call, one in another (a broadcast while the rest all_reduce). The ranks' sequences
+    of collectives diverged, and the rank on its own is where (at least 3 ranks, so that a majority exists)."""
+    calls: dict[int, tuple[str, Event]] = {}
+    for e in events:
+        if e.rank is None or e.rank in calls:
+            continue
+        found = [m.group(1) for frame in e.frames for m in [_C10D_CALL.search(frame)] if m]
+        if found:
+            calls[e.rank] = (found[-1], e)
+    if len(calls) < 3:
+        return None
+    by_call: dict[str, list[int]] = {}
+    for rank, (call, _) in sorted(calls.items()):
+        by_call.setdefault(call, []).append(rank)
+    if len(by_call) != 2:
+        return None
+    (lone, alone), (common, rest) = sorted(by_call.items(), key=lambda kv: len(kv[1]))
+    if len(alone) != 1 or len(rest) < 2:
+        return None
+    rank = alone[0]
+    e = calls[rank][1]
+    return rank, Reason(
+        f"rank {rank} timed out inside {lone} while ranks {_rank_list(rest)} timed out inside {common}: the ranks "
+        f"were not in the same collective, and rank {rank} is the one that went its own way",
+        e.source,
+        e.line,
+    )
+
+
+def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] | None:
+    """The rank that differs in a mismatch report, and how sure. Each rank's report compares itself with the first
+    rank, in rank order, whose collective differs ("Rank 1 is running X, but Rank 3 is running Y": PyTorch's
+    ProcessGroupWrapper): the rank most reports name as the other is the odd one; a report from NCCL's own check
+    names it directly. A single report naming the lowest rank other than its own cannot tell the two apart: the
+    reporter, if it is the odd one, names exactly that rank too (low)."""
     votes: dict[int, list[Event]] = {}
     for e in events:
         other = _OTHER_RANK.search(e.text)
@@ -776,11 +878,26 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason] | Non
         return None
     rank = min(votes, key=lambda r: (-len(votes[r]), r))
     e = votes[rank][0]
-    return rank, Reason(
-        f"the collective check compares rank {rank} with the others and finds it running a "
-        f"different collective ({len(votes[rank])} report(s) name it)",
-        e.source,
-        e.line,
+    if len(events) == 1 and e.rank is not None and rank == (1 if e.rank == 0 else 0):
+        return (
+            rank,
+            Reason(
+                f"the one mismatch report, rank {e.rank}'s, compares it with rank {rank}, the first rank it checks: "
+                f"either of the two may be the one whose collective differs (the other ranks' reports would tell)",
+                e.source,
+                e.line,
+            ),
+            "low",
+        )
+    return (
+        rank,
+        Reason(
+            f"the collective check compares rank {rank} with the others and finds it running a "
+            f"different collective ({len(votes[rank])} report(s) name it)",
+            e.source,
+            e.line,
+        ),
+        "high",
     )
 
 

@@ -107,6 +107,7 @@ ERRORLIKE = [
 ]
 
 _UNPARSED = object()
+MAX_UNFINISHED = 64  # absence events held back for the job-level look (see _finish_source)
 
 
 class Matcher:
@@ -194,6 +195,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
         self.finished: dict[tuple[int, int | None], int] = {}  # see _sample_end
+        self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
         self.id_shapes: list[bytes] = []
@@ -703,6 +705,8 @@ class _Scan(BulkCounting, RuleKinds):
                 e.line > event.line and self.m.runtime[e.sig_id].sig.role != "root" for e in st.events
             )
             if not (completed_before or trouble_after):
+                if len(self.unfinished) < MAX_UNFINISHED:
+                    self.unfinished.append(event)
                 continue
             event.values.setdefault("status", "started, never completed")
             self._add(event, st)
@@ -730,4 +734,5 @@ class _Scan(BulkCounting, RuleKinds):
             self.precursors,
             self.finished,
             self.source_index,
+            self.unfinished,
         )

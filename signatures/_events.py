@@ -57,3 +57,6 @@ class ScanResult:
     # per (source index, rank): the last line near the source's end saying training finished
     finished: dict[tuple[int, int | None], int] = field(default_factory=dict)
     source_index: dict[str, int] = field(default_factory=dict)  # a source's name -> the index its events carry
+    # absence events held back: an operation started as the source's last word, with no completion and no trouble
+    # in that source (an excerpt that merely ends there); the job's other sources may still show trouble
+    unfinished: list[Event] = field(default_factory=list)

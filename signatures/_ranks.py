@@ -113,6 +113,14 @@ def numbered_sources(names: list[str]) -> dict[str, int]:
 def task_file_ranks(events: list[Event], sources: list[str]) -> list[Event]:
     """Events with no rank in per-task files numbered by task (see numbered_sources) take the file's number."""
     numbered = numbered_sources(sources)
+    # a group whose files name other ranks is numbered by something else (node0.out, node1.out: one torchrun
+    # agent per node, each with several workers): its numbers are not ranks
+    foreign = {
+        _NUMBERED.sub(r"\g<stem>\g<ext>", e.source)
+        for e in events
+        if e.source in numbered and e.rank is not None and e.rank != numbered[e.source]
+    }
+    numbered = {name: n for name, n in numbered.items() if _NUMBERED.sub(r"\g<stem>\g<ext>", name) not in foreign}
     if not numbered:
         return events
     return [
