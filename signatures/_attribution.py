@@ -631,6 +631,9 @@ def _attribute_rank(
         elsewhere = _in_another_collective(same_sig)
         if elsewhere is not None:
             return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1], alike)
+        early = _finished_then_waited(view, same_sig)
+        if early is not None:
+            return because(early[0], "finished_early", "medium", early[1], alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
@@ -639,6 +642,9 @@ def _attribute_rank(
         elsewhere = _in_another_collective(same_sig)
         if elsewhere is not None:
             return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
+        early = _finished_then_waited(view, same_sig)
+        if early is not None:
+            return because(early[0], "finished_early", "medium", early[1])
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
             return because(
                 None,
@@ -855,6 +861,33 @@ def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
         f"were not in the same collective, and rank {rank} is the one that went its own way",
         e.source,
         e.line,
+    )
+
+
+def _finished_then_waited(view: JobView, events: list[Event]) -> tuple[int, Reason] | None:
+    """Every rank timed out, but one of them had said it finished training before its own timeout (uneven data:
+    it ran out of batches and waited at the end, in a barrier or a final collective, while the others still
+    trained and waited for it in theirs): it went its own way first."""
+    first: dict[int, Event] = {}
+    for e in events:
+        if e.rank is not None and (e.rank not in first or e.line < first[e.rank].line):
+            first[e.rank] = e
+    if len(first) < 2:
+        return None
+    done = []
+    for rank, e in first.items():
+        state = view.ranks.get(rank)
+        said = state.finished if state is not None else None
+        if said is not None and said[0] == e.source and said[1] < e.line:
+            done.append((rank, said))
+    if len(done) != 1:
+        return None
+    rank, (source, line) = done[0]
+    return rank, Reason(
+        f"rank {rank} said it finished training before it timed out; the others were still training: it ran out of "
+        "work first and waited at the end while they waited for it",
+        source,
+        line,
     )
 
 

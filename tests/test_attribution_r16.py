@@ -133,3 +133,19 @@ def test_a_report_naming_a_rank_other_than_the_first_checked_is_sure(matcher):
     )
     d = run(matcher, ("train.log", text)).diagnoses[0]
     assert (d.class_, d.initiating_rank, d.attribution.confidence) == ("collective_mismatch", 2, "high")
+
+
+def test_the_rank_that_finished_its_data_and_then_timed_out_started_it(monkeypatch, matcher):
+    # runs_r15 009 (blind miss): rank 1 runs out of shards, logs "training finished after 20 steps" and waits in
+    # its final barrier; ranks 0, 2 and 3 time out in DDP's all_reduce, rank 1 in the barrier
+    monkeypatch.chdir(RUNS.parent.parent / "blind_r15" / "runs" / "009_bashloop_uneven_data_r1")
+    d = top(["."], matcher)
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nccl_timeout", 1, "finished_early")
+
+
+def test_every_rank_finishing_before_its_timeout_names_no_one(matcher):
+    lines = []
+    for r in range(3):
+        lines += [f"[rank{r}] training finished after 20 steps", TIMEOUT.format(r=r)]
+    d = run(matcher, ("train.log", "\n".join(lines) + "\n")).diagnoses[0]
+    assert d.attribution.rule != "finished_early"
