@@ -408,10 +408,11 @@ def _stats(report: Report, source: str) -> str:
     )
 
 
-def _buttons(state: MessageState, diagnosed: bool = True) -> dict:
+def _buttons(state: MessageState, diagnosed: bool = True, draftable: bool = True) -> dict:
     """Acknowledge (until someone has: then the state line says who), Fix applied… and Useful and Not this (a
     diagnosis only: an unrecognised answer claims nothing to dispute), More evidence, Mute or Unmute, and Draft
-    a signature (an unrecognised failure, or a diagnosis someone said is not the cause)."""
+    a signature (an unrecognised failure with log lines to draft from, or a diagnosis someone said is not the
+    cause)."""
     value = str(state.incident_id)
     steps = _steps_of(state)
     elements = [] if any(s.kind == "acknowledged" for s in steps) else [_button("Acknowledge", ACK, value, "primary")]
@@ -420,7 +421,7 @@ def _buttons(state: MessageState, diagnosed: bool = True) -> dict:
         elements.append(_button("Not this", NOT_THIS, value, "danger"))
     elements.append(_button("More evidence", MORE, value))
     elements.append(_button("Unmute", UNMUTE, value) if state.muted else _button("Mute", MUTE, value))
-    if not diagnosed or state.not_this or any(s.kind == "disputed" for s in steps):
+    if (not diagnosed and draftable) or state.not_this or any(s.kind == "disputed" for s in steps):
         elements.append(_button("Draft a signature", DRAFT, value))
     return {"type": "actions", "block_id": "denpex_buttons", "elements": elements}
 
@@ -737,7 +738,9 @@ def _unrecognised_at(report: Report, state: MessageState, scale: float) -> tuple
         where = f" on rank {hint.rank}"
     header = f":grey_question: {PHASE_HEADERS[_phase(_steps_of(state))]}Unrecognised failure{where}"
     lines = _unrecognised_lines(report)
-    if scheduler_only(report):
+    quiet = scheduler_only(report)
+    if quiet:
+        header = ":grey_question: Failed, says the scheduler; its logs name no error"
         intro = "The scheduler records this job as failed, but its logs hold no error line. " + SCHEDULER_ONLY
         if hint and hint.class_:
             intro += f"\nIts record reads like {code(hint.class_)} (the scheduler's word, not the logs')."
@@ -759,13 +762,13 @@ def _unrecognised_at(report: Report, state: MessageState, scale: float) -> tuple
             report, 3, int(140 * scale)
         ),  # what this run printed that its last good run never did leads, when known
         _section(body),
-        _buttons(state, diagnosed=False),
+        _buttons(state, diagnosed=False, draftable=not quiet),
         _context(
             [
                 " \n".join(
                     _job_line(report)
                     + [_stats(report, state.source) + more]
-                    + ["Know what this is? *Draft a signature* from one of these lines."]
+                    + ([] if quiet else ["Know what this is? *Draft a signature* from one of these lines."])
                     + state.notes
                 )
             ]

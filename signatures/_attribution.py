@@ -20,7 +20,9 @@ Which failure (in order):
 Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
 - `explicit_root`: the initiating event names its rank (high); or a gathered exception every rank printed
   (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
-- `collective_odd_one_out`: a mismatch report names the rank that differs (high).
+- `collective_odd_one_out`: a mismatch report names the rank that differs (high; low when a single report
+  names the first rank its reporter checks, which reads the same whichever of the two differs); or every rank
+  timed out, all but one inside the same collective and that one inside another (medium).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
@@ -32,7 +34,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code).
 - `finished_early`: ranks lost a peer, and exactly one other rank said it stopped training on its own
-  (early stopping, "training finished": a completion line) before: it left (medium).
+  (early stopping, "training finished": a completion line) before: it left (medium); or every rank timed out
+  and exactly one had said it finished before its own timeout: it ran out of data first (medium).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
   the collective timeout except one (high with a world size, medium otherwise).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
@@ -48,7 +51,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   others waited for it (medium).
 - `pending_on_one_rank`: a save that one rank writes for the job (a plain torch.save on rank 0: signatures
   tagged `one-writer`; not a DCP, Megatron or DeepSpeed save, where every rank writes) was started by one
-  rank only and never completed, in a job of several ranks: that rank (medium).
+  rank only and never completed, in a job of several ranks: that rank (medium). A save that is a rank's last
+  word, alone no evidence (an excerpt may end there), counts when that rank is silent and the others report
+  the knock-on.
 - `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous; a rendezvous that
   waited for a rank, or an agent that lost the store, after another rank failed on its own is that failure's
   knock-on).

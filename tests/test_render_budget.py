@@ -248,6 +248,22 @@ def test_launcher_lines_alone_say_where_the_cause_is():
     assert "Only the launcher" in json.dumps(blocks) and "--log-dir" in json.dumps(blocks)
 
 
+def test_a_failed_job_with_silent_logs_says_the_scheduler_failed_it():
+    from bot.fetch import JobFacts, JobRef
+    from bot.jobs import scheduler_failure
+
+    facts = JobFacts(job_id="812", name="train", state="OUT_OF_MEMORY", exit_code="0:125", nodes=["node3"])
+    found = scheduler_failure(JobRef(cluster="c", kind="slurm", job_id="812", raw="812"), facts)
+    stats = signatures.Stats(bytes=9, lines=1, ranks=[], hosts=[], sources=1, skipped=[], completed={}, seconds=0.0)
+    report = signatures.Report(diagnoses=[], stats=stats, **found)
+    assert report.outcome == "unrecognised" and signatures.scheduler_only(report)
+    text, blocks = diagnosis_message(report, MessageState(1, "job 812"))
+    shown = json.dumps(blocks)
+    assert "Failed, says the scheduler" in shown and "OUT_OF_MEMORY" in shown and "`host_oom_killed`" in shown
+    assert "sacct -j" in shown and "Draft a signature" not in shown and "No failure found" not in text
+    assert not problems(blocks)
+
+
 def test_status_groups_by_state_links_threads_and_forgets_old_unrecognised_answers():
     day = 86400
     rows = [
