@@ -3,7 +3,8 @@
 Which failure (in order):
 1. A `fallback` signature (the generic uncaught-exception one) yields to any other signature that
    fired within a few lines on the same rank; an exception the rank survived (training progress on
-   that rank continues after it) is not a failure at all.
+   that rank continues after it) is not a failure at all, nor is an error programs commonly catch and
+   retry (signatures tagged `recoverable`) there.
 2. Teardown is never the cause: a scheduler cancelling the step or a launcher's SIGTERM that comes
    after a rank already failed on its own (a root error, a non-zero exit) is the launcher's doing.
 3. An absence event (a save that never completed) is dropped when an explicit root failure follows
@@ -216,6 +217,12 @@ def _is_fallback(sig: Signature) -> bool:
     return "fallback" in sig.tags
 
 
+def _recoverable(sig: Signature) -> bool:
+    """A knock-on, a launcher's record, or an error programs commonly catch and retry (signatures tagged
+    `recoverable`: a download that could not connect): not a failure on a rank that went on training after it."""
+    return sig.role in ("collateral", "wrapper") or "recoverable" in sig.tags
+
+
 class Survival:
     """Which ranks went on past which lines, worked out once per scan (asked about every event and line)."""
 
@@ -317,7 +324,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         for e in events
         if not e.handled
         and not (
-            (_is_fallback(sigs[e.sig_id]) or sigs[e.sig_id].role in ("collateral", "wrapper"))
+            (_is_fallback(sigs[e.sig_id]) or _recoverable(sigs[e.sig_id]))
             and not e.in_thread
             and went_on(e.source, e.line, e.rank)
         )

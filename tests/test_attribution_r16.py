@@ -149,3 +149,31 @@ def test_every_rank_finishing_before_its_timeout_names_no_one(matcher):
         lines += [f"[rank{r}] training finished after 20 steps", TIMEOUT.format(r=r)]
     d = run(matcher, ("train.log", "\n".join(lines) + "\n")).diagnoses[0]
     assert d.attribution.rule != "finished_early"
+
+
+def test_a_download_that_failed_and_was_retried_while_training_went_on_is_no_failure(matcher):
+    # a metrics or feature service refused once; the rank logged the traceback and kept training
+    body = """
+    [rank0] step 10 loss 0.50
+    Traceback (most recent call last):
+      File "/job/feeds.py", line 40, in fetch
+        with urllib.request.urlopen(url, timeout=5) as r:
+      File "/usr/lib/python3.11/urllib/request.py", line 1351, in do_open
+        raise URLError(err)
+    urllib.error.URLError: <urlopen error [Errno 111] Connection refused>
+    [rank0] step 11 loss 0.49
+    [rank0] step 12 loss 0.48
+    """
+    assert run(matcher, ("rank0.log", body)).outcome != "diagnosed"
+
+
+def test_a_download_that_failed_at_start_up_is_the_cause(matcher):
+    body = """
+    [rank0] downloading tokenizer from http://mirror.internal:8080/tok.json
+    Traceback (most recent call last):
+      File "/usr/lib/python3.11/urllib/request.py", line 1351, in do_open
+        raise URLError(err)
+    urllib.error.URLError: <urlopen error [Errno 111] Connection refused>
+    """
+    d = run(matcher, ("rank0.log", body)).diagnoses[0]
+    assert (d.signature, d.class_) == ("net.download_connection_failed", "hub_network_error")
