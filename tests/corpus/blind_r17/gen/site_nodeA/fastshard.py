@@ -1,0 +1,2 @@
+def prefetch(root):
+    return 0
