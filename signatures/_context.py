@@ -69,6 +69,8 @@ class TracebackFacts:
 
 
 _UNSET = object()
+CHAIN_DEPTH = 3  # chained tracebacks looked through for the record that printed the first
+_CHAINED = re.compile(r"During handling of the above exception|direct cause of the following exception")
 # a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
 # the line that ends a traceback, once its prefix is removed: `KeyError: 'label'`, `pkg.WidgetJam: ...`, `MemoryError`
 _RAISED = re.compile(r"[A-Za-z_][\w.]*(?::\s|\s*$)")
@@ -386,15 +388,15 @@ class Surroundings:
         self._cover(line_no, ls)
         top = line_no - TRACEBACK_LOOKBACK + (nearest is not None)
         header = None
+        chain: list[int] = []  # the earlier headers of the same key, nearest first (a chained exception's)
         for key in keys:
             headers = self._numbers(key, 1)
             i = bisect_left(headers, line_no) - 1
             if i >= 0 and headers[i] >= top:
                 top, header = headers[i] + 1, headers[i]
-        if facts is not None and header is not None and header - 1 >= self._rows[0].number:
-            above = self._row(header - 1).text
-            if introduces(above, self._row(header).text):
-                facts.introduced_by = above[:300]
+                chain = [h for h in reversed(headers[max(0, i - CHAIN_DEPTH) : i]) if h >= line_no - TRACEBACK_LOOKBACK]
+        if facts is not None and header is not None:
+            facts.introduced_by = self._introducer(header, chain)
         files = sorted(n for key in keys for n in _between(self._numbers(key, 2), top, line_no))
         if nearest is not None and 'File "' in nearest:
             files.append(line_no)
@@ -408,6 +410,21 @@ class Surroundings:
         if nearest is not None and len(texts) < 12:
             texts.append(nearest)
         return texts
+
+    def _introducer(self, header: int, chain: list[int]) -> str | None:
+        """The line right above a traceback's header when it can be the record that printed it. A chained
+        exception's header ("During handling of the above exception, another exception occurred:") is printed
+        with the first one: its introducer is the first traceback's."""
+        first = self._rows[0].number
+        for h in [header, *chain]:
+            if h - 1 < first:
+                return None
+            above = self._row(h - 1).text
+            words = self._row(h - 2).text if not above.strip() and h - 2 >= first else above
+            if _CHAINED.search(words):
+                continue  # printed after the traceback before it: that one's introducer is this one's
+            return above[:300] if introduces(above, self._row(h).text) else None
+        return None
 
     def _numbers(self, key: object, kind: int) -> list[int]:
         """The numbers of the rows of rank `key`: all (kind 0), traceback headers (1), `File "` frames (2)."""
