@@ -33,7 +33,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   "local_rank" records are read as global ranks through the pid of its failure table
   (_ranks.global_ranks).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
-- `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code).
+- `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code); or ranks lost
+  a peer and the launcher saw exactly one other rank end on its own (an exit code, like timeout(1)'s 124) (medium).
 - `finished_early`: ranks lost a peer, and exactly one other rank said it stopped training on its own
   (early stopping, "training finished": a completion line) before: it left (medium); or every rank timed out
   and exactly one had said it finished before its own timeout: it ran out of data first (medium).
@@ -794,6 +795,7 @@ def _gathered_ranks(event: Event, launcher: list[Event]) -> tuple[Event, list[in
 # a job-wide failure that one worker meets for the job: the rank that hosts the TCPStore (rank 0, MASTER_PORT) binds
 # its port; when a worker (not the launcher's agent, which names no rank) reports it, that rank failed first
 RANK_HOSTED = {"port_in_use"}
+EXIT_MEANINGS = {"124": "the exit code of timeout(1): it stopped the process at its time limit"}
 # init_process_group's env:// and tcp:// rendezvous: TCPStore(..., is_master=rank == 0), so only rank 0 listens
 _STORE_SERVER = re.compile(r"in _(?:env|tcp)_rendezvous_handler\b")
 JOB_WIDE_CHECKS = {"nan_inf_loss"}  # classes a rank often raises on a value reduced over every rank (the loss)
@@ -829,7 +831,10 @@ def _rank_list(ranks) -> str:
     return ", ".join(str(r) for r in sorted(ranks)[:12]) + ("…" if len(ranks) > 12 else "")
 
 
-_OTHER_RANK = re.compile(r"but Rank (\d+) is running")
+# the rank a mismatch report compares its own with: the collective check's ("but Rank 3 is running ...") and DDP's
+# model check ("DDP expects same model across all ranks, but Rank 0 has 6 params, while rank 2 has inconsistent 8
+# params", reducer.cpp): both name the first rank, in rank order, that differs from the reporter
+_OTHER_RANK = re.compile(r"but Rank (\d+) is running|while rank (\d+) has inconsistent")
 
 
 def _share_frames(events: list[Event]) -> None:
@@ -913,7 +918,7 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] 
     for e in events:
         other = _OTHER_RANK.search(e.text)
         named = (
-            other.group(1)
+            other.group(1) or other.group(2)
             if other
             else (e.values.get("mismatch_rank", "") if "but Rank" not in e.text and e.rank is None else "")
         )
@@ -937,8 +942,8 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] 
     return (
         rank,
         Reason(
-            f"the collective check compares rank {rank} with the others and finds it running a "
-            f"different collective ({len(votes[rank])} report(s) name it)",
+            f"the cross-rank check (collectives, or DDP's model) compares each rank with the others in rank order "
+            f"and names rank {rank} as the one that differs ({len(votes[rank])} report(s) name it)",
             e.source,
             e.line,
         ),
@@ -978,6 +983,20 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) 
                     event.source,
                     event.line,
                 ),
+            ],
+        )
+    own = sorted({w.rank for w in launcher if w.rank is not None and w.rank not in ranks and failed_on_its_own(w)})
+    if len(own) == 1 and ranks:  # the launcher saw one rank end on its own: the peer the others lost
+        w = next(w for w in launcher if w.rank == own[0] and failed_on_its_own(w))
+        code = exit_code(w)
+        said = f", {EXIT_MEANINGS[code]}" if code in EXIT_MEANINGS else ""
+        return Attribution(
+            w.rank,
+            "launcher_exit",
+            "medium",
+            [
+                Reason(f"the launcher saw rank {w.rank} end on its own (exit {code}{said})", w.source, w.line),
+                Reason(f"{len(ranks)} other rank(s) lost their peer", event.source, event.line),
             ],
         )
     silent = sorted(view.expected - set(ranks))

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from helpers import run
-from helpers import top_diagnosis as top
 
 RUNS = Path(__file__).resolve().parent / "corpus" / "blind_r17" / "runs"
 
@@ -59,3 +58,25 @@ def test_a_handled_traceback_earlier_does_not_excuse_a_later_one(matcher):
     )
     report = run(matcher, ("rank0.log", body))
     assert report.diagnoses and report.diagnoses[0].class_ == "checkpoint_disk_full"
+
+
+def test_ddps_model_check_names_the_rank_whose_model_differs(in_run):
+    # "DDP expects same model across all ranks, but Rank 0 has 6 params, while rank 2 has inconsistent 8 params":
+    # rank 0 compares itself with ranks 1, 2, ... in order and names the first that differs, so rank 1 agrees
+    d = in_run("004_ddp_model_config_drift").diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("collective_mismatch", 2, "collective_odd_one_out")
+    assert d.attribution.confidence == "high"
+
+
+def test_a_truncated_npz_is_a_data_error_on_its_rank(in_run):
+    # np.load raises zipfile.BadZipFile on rank 0; the other ranks then lose their peer
+    d = in_run("013_npz_shard_truncated").diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == ("data.archive_unreadable", "tokenizer_or_data_error", 0)
+
+
+def test_the_one_rank_the_launcher_saw_end_on_its_own_is_the_lost_peer(in_run):
+    # srun: "task 3: Exited with exit code 124" (timeout(1) stopped it), then the step is cancelled and tasks 0-2
+    # are Terminated; a survivor reports its peer closed the connection
+    d = in_run("011_rank_sigterm_by_timeout_wrapper").diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule) == (3, "launcher_exit")
+    assert "timeout(1)" in d.attribution.reasons[0].text
