@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 import signatures
-from bot.config import Config
+from bot.config import AUTO_STATES, Config
 from bot.fetch import FetchError, FetchResult, JobFacts, JobRef, fetch_job, parse_job_ref, previous_good_run
 
 
@@ -41,11 +41,9 @@ def job_report(
 
 # A job the scheduler records as failed is never answered "no failure found", whatever its logs say (issue 11:
 # "a non-zero exit makes it a failure"): killed from outside, its node lost, or its output written elsewhere,
-# the logs fetched can be silent. States: Slurm's (`man squeue`, JOB STATE CODES), Kubernetes' Job conditions
-# and pod phases, Ray's job status.
-FAILED_STATES = re.compile(
-    r"(?i)^(FAILED|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|BOOT_FAIL|DEADLINE|PREEMPTED|Failed|FailureTarget)\b"
-)
+# the logs fetched can be silent. States: Slurm's failed ones (the auto-diagnosis default), which also name
+# Kubernetes' "Failed" phase and Ray's FAILED status once upper-cased, and a Job's FailureTarget condition.
+FAILED_STATES = frozenset(AUTO_STATES) | {"FAILURETARGET"}
 # what the scheduler's own words say the failure was: a class hint, stated as the scheduler's, not the logs'
 SCHEDULER_HINTS = [
     (re.compile(r"(?i)OUT_OF_MEMORY|OOMKilled"), "memory", "host_oom_killed"),
@@ -57,7 +55,8 @@ SCHEDULER_HINTS = [
 
 def failed_by_scheduler(facts: JobFacts) -> bool:
     """The scheduler's record says the job failed: a failed state, or a non-zero exit (Slurm's `code:signal`)."""
-    if facts.state and FAILED_STATES.search(facts.state.split("/")[0].strip()):
+    words = (facts.state or "").split("/")[0].split()
+    if words and words[0].upper() in FAILED_STATES:
         return True
     code = (facts.exit_code or "").strip()
     return bool(code) and any(part.strip() not in ("", "0") for part in code.split(":"))

@@ -346,9 +346,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ]
     collateral = [e for e in events if sigs[e.sig_id].role == "collateral"]
     view = build_view(scan, sigs)
-    for held in _unfinished_on_a_silent_rank(scan, view):
-        roots.append(held)
-        events.append(held)
+    held = _unfinished_on_a_silent_rank(scan, view)
+    roots += held
+    events += held
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
     promoted = False
@@ -641,23 +641,17 @@ def _attribute_rank(
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
         if sign is not None:
             return signed(sign, "before every rank failed the same way", alike)
-        elsewhere = _in_another_collective(same_sig)
-        if elsewhere is not None:
-            return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1], alike)
-        early = _finished_then_waited(view, same_sig)
-        if early is not None:
-            return because(early[0], "finished_early", "medium", early[1], alike)
+        own_way = _went_its_own_way(view, same_sig)
+        if own_way is not None:
+            return because(own_way[0], own_way[1], "medium", own_way[2], alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
         if found is not None:
             return found
-        elsewhere = _in_another_collective(same_sig)
-        if elsewhere is not None:
-            return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
-        early = _finished_then_waited(view, same_sig)
-        if early is not None:
-            return because(early[0], "finished_early", "medium", early[1])
+        own_way = _went_its_own_way(view, same_sig)
+        if own_way is not None:
+            return because(own_way[0], own_way[1], "medium", own_way[2])
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
             return because(
                 None,
@@ -850,6 +844,18 @@ def _share_frames(events: list[Event]) -> None:
 _C10D_CALL = re.compile(r'distributed_c10d\.py", line \d+, in (\w+)')
 
 
+def _went_its_own_way(view: JobView, events: list[Event]) -> tuple[int, str, Reason] | None:
+    """Every rank failed alike (a timeout), yet one went its own way first: waiting in another collective than
+    the rest, or having said it finished training before its timeout. (rank, rule, reason), or None."""
+    elsewhere = _in_another_collective(events)
+    if elsewhere is not None:
+        return elsewhere[0], "collective_odd_one_out", elsewhere[1]
+    early = _finished_then_waited(view, events)
+    if early is not None:
+        return early[0], "finished_early", early[1]
+    return None
+
+
 def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
     """Every rank failed alike (a timeout), but their tracebacks show the ranks waiting in different collectives:
     all but one in the same call, one in another (a broadcast while the rest all_reduce). The ranks' sequences
@@ -985,9 +991,12 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) 
                 ),
             ],
         )
-    own = sorted({w.rank for w in launcher if w.rank is not None and w.rank not in ranks and failed_on_its_own(w)})
+    own: dict[int, Event] = {}  # per rank, the launcher's first record of it ending on its own
+    for w in launcher:
+        if w.rank is not None and w.rank not in ranks and failed_on_its_own(w):
+            own.setdefault(w.rank, w)
     if len(own) == 1 and ranks:  # the launcher saw one rank end on its own: the peer the others lost
-        w = next(w for w in launcher if w.rank == own[0] and failed_on_its_own(w))
+        (w,) = own.values()
         code = exit_code(w)
         said = f", {EXIT_MEANINGS[code]}" if code in EXIT_MEANINGS else ""
         return Attribution(
