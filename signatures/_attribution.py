@@ -25,6 +25,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   names the first rank its reporter checks, which reads the same whichever of the two differs); or every rank
   timed out, all but one inside the same collective and that one inside another (medium).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
+- `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
+  rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
+  (medium; low when the steps are not timed): the job was hung on that rank (class job_hang_no_progress).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
@@ -349,6 +352,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     held = _unfinished_on_a_silent_rank(scan, view)
     roots += held
     events += held
+    hung = _interrupted_hang(roots + [e for e in launcher if e.sig_id == _INTERRUPT], collateral, view)
+    if hung is not None:  # a Ctrl-C that found the others waiting on one rank: it stopped a hang, there
+        launcher = [e for e in launcher if e is not hung] + [e for e in roots if e is not hung]
+        roots = [dataclasses.replace(hung, sig_id=INTERRUPTED)]
+        events.append(roots[0])
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
     promoted = False
@@ -449,6 +457,58 @@ def _left_behind(view: JobView) -> int | None:
     if state.exit is not None and (state.exit.signal is None or state.exit.order < last_own):
         return None
     return rank
+
+
+INTERRUPTED = "python.interrupted_in_collective"  # a KeyboardInterrupt caught inside a torch.distributed call
+_INTERRUPT = "python.keyboard_interrupt"
+_STOP_SIGNALS = {"2", "SIGINT", "15", "SIGTERM"}
+
+
+def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView) -> Event | None:
+    """A stop (SIGINT forwarded to every rank) whose KeyboardInterrupt tracebacks caught every rank but one inside a
+    collective, and that one somewhere else: the job was hung there and someone gave up on it. That rank's
+    interrupt, or None. Not when progress times show the job still stepping shortly before the stop (a Ctrl-C of a
+    running job finds the fast ranks waiting for the slowest), nor when anything else failed on its own."""
+    waiting = {e.rank for e in collateral if e.sig_id == INTERRUPTED and e.rank is not None}
+    if not waiting:
+        return None
+    interrupted: dict[int, Event] = {}
+    for e in roots:
+        if e.sig_id == _INTERRUPT and e.rank is not None and e.rank not in waiting:
+            interrupted.setdefault(e.rank, e)
+        elif e.rank is None and e.values.get("signal") not in _STOP_SIGNALS:
+            return None  # a job-wide failure of another kind
+        elif e.rank is not None and e.rank not in waiting:
+            return None  # a rank not waiting failed on its own: that is the story
+    if len(interrupted) != 1 or not view.expected <= waiting | set(interrupted):
+        return None
+    (hung,) = interrupted.values()
+    if _idle_before(view, hung) is not None and _idle_before(view, hung) < STOPPED_EARLY_SECONDS:
+        return None
+    return hung
+
+
+_FRAME = re.compile(r'File "(?:[^"]*[/\\])?([^"/\\]+)", line (\d+), in (\S+)(?:\n.*?\]:|\n)?\s*(.*)', re.S)
+
+
+_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)+")
+
+
+def _innermost(e: Event) -> str:
+    """The innermost frame of an event's traceback, as "function (file:line): code"."""
+    found = _FRAME.search(e.frames[-1]) if e.frames else None
+    if found is None:
+        return e.text[:120]
+    name, line, func, code = found.groups()
+    code = _PREFIXES.sub("", code.strip().splitlines()[0]).strip() if code.strip() else ""
+    return f"{func} ({name}:{line})" + (f": {code[:80]}" if code else "")
+
+
+def _idle_before(view: JobView, stop: Event) -> float | None:
+    """Seconds between the job's last training progress and `stop`, when both times are known."""
+    times = [s.progress.time for s in view.ranks.values() if s.progress and s.progress.time is not None]
+    at = stop.time if stop.time is not None else stop.eff_time
+    return at - max(times) if times and at is not None else None
 
 
 def _first_counted(precursors: dict[tuple[str, int | None], Event], sig: Signature, event: Event) -> Event:
@@ -553,6 +613,27 @@ def _attribute_rank(
                 event.source,
                 event.line,
             ),
+        )
+    if sig.id == INTERRUPTED and event.rank is not None:
+        waited = sorted({e.rank for e in same_sig if e.rank is not None and e.rank != event.rank})
+        idle = _idle_before(view, event)
+        quiet = (
+            f"; no rank made training progress in the {idle:.0f} s before it"
+            if idle is not None
+            else "; the log does not time the ranks' progress, so how long the job had been stuck is unknown"
+        )
+        return because(
+            event.rank,
+            "interrupted_elsewhere",
+            "medium" if idle is not None else "low",
+            Reason(
+                f"when the job was interrupted (SIGINT), {'rank' if len(waited) == 1 else 'ranks'} "
+                f"{_rank_list(waited)} {'was' if len(waited) == 1 else 'were'} waiting inside a collective and rank "
+                f"{event.rank} alone was somewhere else: the others waited on it{quiet}",
+                event.source,
+                event.line,
+            ),
+            Reason(f"where rank {event.rank} was: {_innermost(event)}", event.source, event.line),
         )
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(

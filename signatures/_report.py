@@ -464,6 +464,8 @@ def considered_line(report: Report) -> str:
     items: list[str] = []
     groups: dict[str, list[Collateral]] = {}
     for c in d.collateral:  # one item per class (or per signature when it shares the diagnosis's class)
+        if c.signature == d.signature:  # more of the diagnosis's own evidence, not an alternative to it
+            continue
         groups.setdefault(c.class_ if c.class_ != d.class_ else c.signature, []).append(c)
     for label, group in groups.items():
         ranks = sorted({r for c in group for r in c.ranks})

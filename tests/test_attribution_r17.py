@@ -80,3 +80,50 @@ def test_the_one_rank_the_launcher_saw_end_on_its_own_is_the_lost_peer(in_run):
     d = in_run("011_rank_sigterm_by_timeout_wrapper").diagnoses[0]
     assert (d.initiating_rank, d.attribution.rule) == (3, "launcher_exit")
     assert "timeout(1)" in d.attribution.reasons[0].text
+
+
+INTERRUPTED = RUNS / "025_metrics_lock_deadlock_ctrl_c" / "terminal.log"
+
+
+def test_a_ctrl_c_that_found_the_others_in_a_collective_names_the_rank_elsewhere(in_run):
+    # torchrun forwards the user's SIGINT: ranks 0 and 2 were in all_reduce, rank 1 in `with _mlock:` (a lock it
+    # already held), and the steps had stopped; not a preemption to requeue but a hang on rank 1
+    d = in_run("025_metrics_lock_deadlock_ctrl_c").diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("job_hang_no_progress", 1, "interrupted_elsewhere")
+    assert d.attribution.confidence == "low"  # the step lines carry no date: how long it was stuck is unknown
+    assert "with _mlock" in " ".join(r.text for r in d.attribution.reasons)
+    assert d.action == "fix_and_restart"
+
+
+def _dated(log: str, minute: str) -> str:
+    """The run's `[13:42:SS]` step stamps as dated ones in minute `minute` (seconds kept: the stop is 13:43:19)."""
+    import re
+
+    return re.sub(
+        r"\[13:42:(\d)(\d)\]", lambda m: f"2026-12-05 {minute}:{m[1] if minute.endswith('42') else '0'}{m[2]},000", log
+    )
+
+
+def test_an_interrupted_hang_with_timed_steps_says_how_long_it_was_stuck(matcher):
+    report = run(matcher, ("terminal.log", _dated(INTERRUPTED.read_text(), "13:42")))
+    d = report.diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.confidence) == ("job_hang_no_progress", 1, "medium")
+    assert "in the 46 s before it" in d.attribution.reasons[0].text
+
+
+def test_a_ctrl_c_of_a_job_still_stepping_is_a_stop_not_a_hang(matcher):
+    # the same tracebacks, but every rank logged a step within 20 s of the stop: the fast ranks were merely
+    # waiting for the slowest one, as they do at any instant of a running job
+    report = run(matcher, ("terminal.log", _dated(INTERRUPTED.read_text(), "13:43")))
+    assert report.diagnoses[0].class_ == "preemption_sigterm"
+
+
+def test_ddps_unfinished_reduction_is_a_program_error_on_the_rank_without_gradients(in_run):
+    # unused parameters are the model's bug, not ranks calling different collectives (no mismatch report)
+    d = in_run("005_ddp_unused_param_one_shard").diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("python_exception_other", 3)
+
+
+def test_a_future_timeout_after_a_record_naming_the_checkpoint_upload_is_a_checkpoint_timeout(in_run):
+    d = in_run("014_async_ckpt_upload_deadline").diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("checkpoint_write_timeout", 2)
