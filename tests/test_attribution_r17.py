@@ -127,3 +127,10 @@ def test_ddps_unfinished_reduction_is_a_program_error_on_the_rank_without_gradie
 def test_a_future_timeout_after_a_record_naming_the_checkpoint_upload_is_a_checkpoint_timeout(in_run):
     d = in_run("014_async_ckpt_upload_deadline").diagnoses[0]
     assert (d.class_, d.initiating_rank) == ("checkpoint_write_timeout", 2)
+
+
+def test_a_rank_whose_store_address_answers_something_else_is_the_rendezvous_failure(in_run):
+    # rank 2's stale MASTER_ADDR reaches an HTTP server (the ping's nonce comes back as b"HTTP"); rank 0's store
+    # waits for it (3/4 clients joined) and ranks 1 and 3 time out waiting on the store
+    d = in_run("009_rank_wrong_master_addr").diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == ("c10d.store_ping_mismatch", "rendezvous_failure", 2)
