@@ -15,7 +15,9 @@ Which failure (in order):
 5. With no root event, a rank the launcher saw die of a fatal signal (SIGKILL, SIGSEGV, SIGABRT,
    SIGBUS, SIGILL) is the diagnosis, with the others' timeouts as its knock-on (unless the others name it
    as a lost peer, which then is the finding, pointing at it); else the earliest collateral event
-   (a watchdog timeout with nothing before it is the finding); else the launcher's record alone
+   (a watchdog timeout with nothing before it is the finding; collective timeouts on some ranks explain
+   lost peers on the others, whose peer exited after its timeout, unless a lost peer is stamped before
+   every timeout); else the launcher's record alone
    (`launcher-exit` signatures: the exit code's meaning is the diagnosis).
 
 Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
@@ -23,7 +25,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
 - `collective_odd_one_out`: a mismatch report names the rank that differs (high; low when a single report
   names the first rank its reporter checks, which reads the same whichever of the two differs); or every rank
-  timed out, all but one inside the same collective and that one inside another (medium).
+  timed out, all but one inside the same collective and that one inside another (medium); or, with knock-on
+  only, the ranks' tracebacks (timeouts and lost peers alike) show all but one in the same collective (medium;
+  DDP's gradient all-reduce from autograd's backward counts as one).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
@@ -364,7 +368,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         # a rank the launcher saw killed by a signal; the others' timeouts follow from it
         roots, promoted = fatal[:1], False
     elif not roots and collateral:
-        roots, collateral, promoted = collateral, [], True
+        roots, collateral, promoted = _timeouts_first(collateral, sigs), [], True
+        collateral = [e for e in events if sigs[e.sig_id].role == "collateral" and e not in roots]
     elif not roots and exits:
         roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
     if not roots:
@@ -509,6 +514,19 @@ def _idle_before(view: JobView, stop: Event) -> float | None:
     times = [s.progress.time for s in view.ranks.values() if s.progress and s.progress.time is not None]
     at = stop.time if stop.time is not None else stop.eff_time
     return at - max(times) if times and at is not None else None
+
+
+def _timeouts_first(knock_on: list[Event], sigs: dict[str, Signature]) -> list[Event]:
+    """Knock-on only: collective timeouts on some ranks and lost peers on others. A lost peer means a rank exited;
+    a rank that timed out then exits, so the timeouts explain the lost peers (not the other way round) unless a
+    lost peer is stamped before every timeout. The timeouts then stand for the failure, the lost peers follow."""
+    timeouts = [e for e in knock_on if sigs[e.sig_id].cls == "nccl_timeout"]
+    lost = [e for e in knock_on if sigs[e.sig_id].blame == "peer"]
+    if not timeouts or not lost or {e.rank for e in lost} & {e.rank for e in timeouts}:
+        return knock_on
+    if any(all(p.time is not None and t.time is not None and p.time < t.time for t in timeouts) for p in lost):
+        return knock_on
+    return [e for e in knock_on if e not in lost]
 
 
 def _first_counted(precursors: dict[tuple[str, int | None], Event], sig: Signature, event: Event) -> Event:
@@ -733,6 +751,10 @@ def _attribute_rank(
         own_way = _went_its_own_way(view, same_sig)
         if own_way is not None:
             return because(own_way[0], own_way[1], "medium", own_way[2])
+        # where every rank was when its knock-on came (a timeout here, a lost peer there): one in another collective
+        elsewhere = _in_another_collective([*same_sig, *(e for s in view.ranks.values() for e in s.collateral)])
+        if elsewhere is not None:
+            return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
             return because(
                 None,
@@ -923,17 +945,18 @@ def _share_frames(events: list[Event]) -> None:
 
 # the torch.distributed call a traceback went through (the innermost frame in distributed_c10d.py names it)
 _C10D_CALL = re.compile(r'distributed_c10d\.py", line \d+, in (\w+)')
+_BACKWARD = re.compile(r"run_backward\(|, in _engine_run_backward\b")
 
 
 def _went_its_own_way(view: JobView, events: list[Event]) -> tuple[int, str, Reason] | None:
     """Every rank failed alike (a timeout), yet one went its own way first: waiting in another collective than
     the rest, or having said it finished training before its timeout. (rank, rule, reason), or None."""
+    early = _finished_then_waited(view, events)  # the more telling story: it says why it was elsewhere
+    if early is not None:
+        return early[0], "finished_early", early[1]
     elsewhere = _in_another_collective(events)
     if elsewhere is not None:
         return elsewhere[0], "collective_odd_one_out", elsewhere[1]
-    early = _finished_then_waited(view, events)
-    if early is not None:
-        return early[0], "finished_early", early[1]
     return None
 
 
@@ -948,6 +971,8 @@ def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
         found = [m.group(1) for frame in e.frames for m in [_C10D_CALL.search(frame)] if m]
         if found:
             calls[e.rank] = (found[-1], e)
+        elif e.frames and _BACKWARD.search(e.frames[-1]):  # DDP all-reduces gradients from autograd's hooks
+            calls[e.rank] = ("backward (DDP's gradient all-reduce)", e)
     if len(calls) < 3:
         return None
     by_call: dict[str, list[int]] = {}
@@ -961,7 +986,7 @@ def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
     rank = alone[0]
     e = calls[rank][1]
     return rank, Reason(
-        f"rank {rank} timed out inside {lone} while ranks {_rank_list(rest)} timed out inside {common}: the ranks "
+        f"rank {rank} failed inside {lone} while ranks {_rank_list(rest)} failed inside {common}: the ranks "
         f"were not in the same collective, and rank {rank} is the one that went its own way",
         e.source,
         e.line,

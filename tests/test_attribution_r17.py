@@ -134,3 +134,11 @@ def test_a_rank_whose_store_address_answers_something_else_is_the_rendezvous_fai
     # waits for it (3/4 clients joined) and ranks 1 and 3 time out waiting on the store
     d = in_run("009_rank_wrong_master_addr").diagnoses[0]
     assert (d.signature, d.class_, d.initiating_rank) == ("c10d.store_ping_mismatch", "rendezvous_failure", 2)
+
+
+def test_timeouts_explain_the_lost_peers_and_the_rank_in_another_collective_started_it(in_run):
+    # rank 3 alone called barrier() (inside `if rank == writer:`); ranks 1 and 3 timed out, 0 and 2 lost the peer
+    # that exited after its timeout; 0, 1 and 2 were in backward's gradient all-reduce, rank 3 in barrier
+    d = in_run("012_barrier_inside_rank_branch").diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nccl_timeout", 3, "collective_odd_one_out")
+    assert any(c.class_ == "nccl_remote_peer_exited" for c in d.collateral)
