@@ -43,6 +43,24 @@ class _Window:
     at: Callable[[int], int]  # where line i starts in the block
 
 
+FEW_PLANS = 6  # up to this many distinct plans in a window, its lines are grouped by one C pass per plan
+
+
+def _by_plan(plans: list[Plan]) -> dict[Plan, list[int]]:
+    """The indices of each plan's lines, in order (NO_LITERAL's left out): a pass in C per distinct plan when a
+    window has few (a flood of one rank's lines), else one pass in Python (a flood over many ranks has a shape, and
+    so a plan, per width of the rank number and per kind of line)."""
+    distinct = dict.fromkeys(plans)
+    distinct.pop(NO_LITERAL, None)
+    if len(distinct) <= FEW_PLANS:
+        return {plan: list(compress(count(), map(is_, plans, repeat(plan)))) for plan in distinct}
+    groups: dict[Plan, list[int]] = {plan: [] for plan in distinct}
+    for i, plan in enumerate(plans):
+        if plan is not NO_LITERAL:
+            groups[plan].append(i)
+    return groups
+
+
 class BulkCounting:
     """_Scan's counting of flood windows in bulk (a mixin: it uses _Scan's state)."""
 
@@ -198,12 +216,7 @@ class BulkCounting:
             after = next(compress(count(cut), map(is_not, plans[cut:], repeat(LINE_PATH))), len(plans))
             end, rest = at(cut), at(after)
             del shapes[cut:], plans[cut:]
-        # the lines of each plan, in order: one pass in C per distinct plan (a flood has few)
-        groups = {
-            plan: list(compress(count(), map(is_, plans, repeat(plan))))
-            for plan in dict.fromkeys(plans)
-            if plan is not NO_LITERAL
-        }
+        groups = _by_plan(plans)
         lines = raw.split(b"\n")
         if b"raise" in raw:  # a `raise` quoted in a traceback is skipped, as the line path skips it
             groups = {
