@@ -268,19 +268,22 @@ class _Scan(BulkCounting, RuleKinds):
             nxt = data.find(b"\n", end, n)
             if nxt < 0:
                 break
-            start = bytes(data[end : min(nxt, end + 200)]).decode("utf-8", "replace")
-            pre = parse_prefix(start)
+            raw = bytes(data[end : min(nxt, end + 200)])
             end = nxt + 1
-            if pre.rank is not None:
-                self.ranks.add(pre.rank)
-                named.add(pre.rank)
+            start = raw.decode("utf-8", "replace")
+            # parse_prefix's rank and host: by the head's shape for most lines (see prefix_of), its time only
+            # while the source's year is unknown
+            rank, host = prefix_of(raw) if raw.isascii() and b"\x1b" not in raw[:PREFIX_CHARS] else rank_and_host(start)
+            if rank is not None:
+                self.ranks.add(rank)
+                named.add(rank)
                 if _SAYS_RANK.search(start):
-                    said.add(pre.rank)
-            if pre.host:
-                self.hosts.add(pre.host)
-                st.hosts.add(pre.host)
-            if pre.time is not None and st.year is None:
-                st.year = year_of(pre.time)
+                    said.add(rank)
+            if host:
+                self.hosts.add(host)
+                st.hosts.add(host)
+            if st.year is None:
+                st.year = year_of(time_of(start[:PREFIX_CHARS], None))
         hint = st.source.rank_hint
         if len(named) == 1 and named == said and hint not in named and TORCHRUN_ATTEMPT.search(st.source.name):
             # torchrun --log-dir's attempt_N/<local rank>/: a worker that says which (global) rank it is, and

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timezone
 
+import re2
+
 PREFIX_CHARS = 160
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
@@ -182,4 +184,7 @@ COMPLETION_MARKERS = [
     # Keras's "Epoch 00012: early stopping", "Early stopping triggered at epoch 7"
     r"(?i:\bearly[ _-]?stopping(?::|\s+(?:triggered|at\b|after\b))|\d:\s*early stopping\b)",
 ]
-COMPLETION = re.compile("|".join(f"(?:{marker})" for marker in COMPLETION_MARKERS).encode())
+# RE2 (a linear scan): Python's re tries every alternative at every byte, 4.4 ms for a 64 KB tail against 0.1
+_completion_options = re2.Options()
+_completion_options.log_errors = False
+COMPLETION = re2.compile("|".join(f"(?:{marker})" for marker in COMPLETION_MARKERS).encode(), _completion_options)
