@@ -488,7 +488,8 @@ def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView
     if len(interrupted) != 1 or not view.expected <= waiting | set(interrupted):
         return None
     (hung,) = interrupted.values()
-    if _idle_before(view, hung) is not None and _idle_before(view, hung) < STOPPED_EARLY_SECONDS:
+    idle = _idle_before(view, hung)
+    if idle is not None and idle < STOPPED_EARLY_SECONDS:
         return None
     return hung
 
@@ -635,7 +636,7 @@ def _attribute_rank(
     if sig.id == INTERRUPTED and event.rank is not None:
         waited = sorted({e.rank for e in same_sig if e.rank is not None and e.rank != event.rank})
         idle = _idle_before(view, event)
-        quiet = (
+        stuck = (
             f"; no rank made training progress in the {idle:.0f} s before it"
             if idle is not None
             else "; the log does not time the ranks' progress, so how long the job had been stuck is unknown"
@@ -647,7 +648,7 @@ def _attribute_rank(
             Reason(
                 f"when the job was interrupted (SIGINT), {'rank' if len(waited) == 1 else 'ranks'} "
                 f"{_rank_list(waited)} {'was' if len(waited) == 1 else 'were'} waiting inside a collective and rank "
-                f"{event.rank} alone was somewhere else: the others waited on it{quiet}",
+                f"{event.rank} alone was somewhere else: the others waited on it{stuck}",
                 event.source,
                 event.line,
             ),
