@@ -368,8 +368,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         # a rank the launcher saw killed by a signal; the others' timeouts follow from it
         roots, promoted = fatal[:1], False
     elif not roots and collateral:
-        roots, collateral, promoted = _timeouts_first(collateral, sigs), [], True
-        collateral = [e for e in events if sigs[e.sig_id].role == "collateral" and e not in roots]
+        roots, promoted = _timeouts_first(collateral, sigs), True
+        standing = {id(e) for e in roots}  # by identity: Event's dataclass equality compares every field
+        collateral = [e for e in collateral if id(e) not in standing]
     elif not roots and exits:
         roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
     if not roots:
@@ -527,7 +528,8 @@ def _timeouts_first(knock_on: list[Event], sigs: dict[str, Signature]) -> list[E
         return knock_on
     if any(all(p.time is not None and t.time is not None and p.time < t.time for t in timeouts) for p in lost):
         return knock_on
-    return [e for e in knock_on if e not in lost]
+    gone = {id(e) for e in lost}
+    return [e for e in knock_on if id(e) not in gone]
 
 
 def _first_counted(precursors: dict[tuple[str, int | None], Event], sig: Signature, event: Event) -> Event:
