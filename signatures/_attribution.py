@@ -92,6 +92,7 @@ from ._ranks import (
 )
 from ._refine import refine
 from ._schema import Signature
+from ._stall import STALLED, stalled_until_limit
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
@@ -361,6 +362,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         launcher = [e for e in launcher if e is not hung] + [e for e in roots if e is not hung]
         roots = [dataclasses.replace(hung, sig_id=INTERRUPTED)]
         events.append(roots[0])
+    stall = stalled_until_limit(roots, scan, sigs)
+    if stall is not None:  # the time limit ended a job that had already stopped making progress
+        launcher += roots
+        roots = [stall.event]
+        events.append(stall.event)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
     promoted = False
@@ -493,6 +499,32 @@ def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView
     if idle is not None and idle < STOPPED_EARLY_SECONDS:
         return None
     return hung
+
+
+def _stalled_reasons(event: Event, same_sig: list[Event], because) -> Attribution:
+    """Why a time limit was read as the end of a hang (see _stall), and which rank it hung on."""
+    idle, pace, step = event.values.get("idle", "?"), event.values.get("pace", "?"), event.values.get("step")
+    at = f"step {step}" if step else "their last step"
+    quiet = Reason(
+        f"no rank logged training progress in the {idle} s before the time limit struck, while steps had come "
+        f"every {pace} s: the job had stopped, and the limit only ended it",
+        event.source if event.rank is None else None,
+        event.line if event.rank is None else None,
+    )
+    if event.rank is None:
+        return because(None, "stalled_before_limit", "low", quiet)
+    return because(
+        event.rank,
+        "stalled_before_limit",
+        "medium",
+        Reason(
+            f"every rank logged {at}; rank {event.rank} alone printed more after it and then nothing: "
+            f"{event.text[:160]}",
+            event.source,
+            event.line,
+        ),
+        quiet,
+    )
 
 
 _FRAME = re.compile(r'File "(?:[^"]*[/\\])?([^"/\\]+)", line (\d+), in (\S+)(?:\n.*?\]:|\n)?\s*(.*)', re.S)
@@ -656,6 +688,8 @@ def _attribute_rank(
             ),
             Reason(f"where rank {event.rank} was: {_innermost(event)}", event.source, event.line),
         )
+    if sig.id == STALLED:
+        return _stalled_reasons(event, same_sig, because)
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ._attribution import _drop_fallbacks
+from ._attribution import _drop_fallbacks, attribute
 from ._engine import Matcher
 from ._library import Library
 from ._refine import refine
@@ -33,6 +33,8 @@ def case_log(case: Case) -> bytes:
 
 def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
     scan = matcher.scan([source_from_bytes(f"{sig.id}#{index}", case_log(case))])
+    if sig.made_by is not None:
+        return _run_made_case(matcher, sig, index, case, scan)
     events = refine(scan.events, matcher.library.by_id())
     mine = [e for e in events if e.sig_id == sig.id]
     # a fallback that yields to this signature on the same lines is not a conflict
@@ -52,6 +54,23 @@ def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseRe
     if case.rank is not None and event.rank != case.rank:
         return CaseResult(sig.id, index, case, False, f"rank: expected {case.rank}, got {event.rank}", others)
     return CaseResult(sig.id, index, case, True, "", others)
+
+
+def _run_made_case(matcher: Matcher, sig: Signature, index: int, case: Case, scan) -> CaseResult:
+    """A case of a signature an attribution rule makes: the whole log is diagnosed; a match case's diagnosis
+    is this signature (with the case's rank), a near miss's is not."""
+    findings, _ = attribute(scan, matcher.library)
+    top = findings[0] if findings else None
+    mine = top is not None and top.sig.id == sig.id
+    if case.kind == "near_miss":
+        return CaseResult(sig.id, index, case, not mine, f"near miss diagnosed as {sig.id}" if mine else "")
+    if not mine:
+        got = top.sig.id if top is not None else "no diagnosis"
+        return CaseResult(sig.id, index, case, False, f"diagnosed as {got}")
+    assert top is not None
+    if case.rank is not None and top.initiating_rank != case.rank:
+        return CaseResult(sig.id, index, case, False, f"rank: expected {case.rank}, got {top.initiating_rank}")
+    return CaseResult(sig.id, index, case, True)
 
 
 def run_cases(library: Library, ids: list[str] | None = None, matcher: Matcher | None = None) -> list[CaseResult]:

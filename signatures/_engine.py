@@ -45,7 +45,7 @@ from ._context import (
     rank_and_host,
     time_of,
 )
-from ._events import ErrorLine, Event, ScanResult
+from ._events import ErrorLine, Event, LastWord, ScanResult
 from ._flood import Plans
 from ._library import Library
 from ._limits import (
@@ -66,7 +66,16 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import COMPLETION, PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, parse_prefix, strip_ansi, year_of
+from ._lines import (
+    COMPLETION,
+    PREFIX_CHARS,
+    RAISE_LINE,
+    TORCHRUN_ATTEMPT,
+    last_words,
+    parse_prefix,
+    strip_ansi,
+    year_of,
+)
 from ._reader import _Reader
 from ._rules import RuleKinds
 from ._schema import Pattern, Signature
@@ -195,6 +204,8 @@ class _Scan(BulkCounting, RuleKinds):
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
         self.finished: dict[tuple[int, int | None], int] = {}  # see _sample_end
+        self.last_words: dict[tuple[int, int | None], LastWord] = {}  # see _sample_end
+        self.pace: dict[tuple[int, int | None], tuple[float, int]] = {}  # see RuleKinds._trend_line
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
@@ -240,13 +251,15 @@ class _Scan(BulkCounting, RuleKinds):
 
     def _sample_end(self, st: _SourceState, tail: bytes, last_line: int) -> None:
         """The lines at the end of a source (its last TAIL bytes) that say training finished, per rank: a rank
-        that printed one after an error line went past it (see _attribution.Survival)."""
-        if not COMPLETION.search(tail):
-            return
+        that printed one after an error line went past it (see _attribution.Survival); and each rank's last word
+        among its last lines (see _lines.last_words)."""
         lines = tail.split(b"\n")
         if tail.endswith(b"\n"):
             lines.pop()
         number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
+        last_words(self.last_words, st.index, lines, number, st.year, st.source.rank_hint)
+        if not COMPLETION.search(tail):
+            return
         for raw in lines:
             if COMPLETION.search(raw):
                 text = strip_ansi(raw.decode("utf-8", "replace"))
@@ -738,4 +751,6 @@ class _Scan(BulkCounting, RuleKinds):
             self.finished,
             self.source_index,
             self.unfinished,
+            self.last_words,
+            self.pace,
         )

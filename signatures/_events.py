@@ -5,6 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+@dataclass(frozen=True)
+class LastWord:
+    """A rank's last line near the end of a source (not the launcher's or the scheduler's)."""
+
+    line: int
+    time: float | None
+    text: str
+
+
 @dataclass
 class Event:
     sig_id: str
@@ -60,3 +69,8 @@ class ScanResult:
     # absence events held back: an operation started as the source's last word, with no completion and no trouble
     # in that source (an excerpt that merely ends there); the job's other sources may still show trouble
     unfinished: list[Event] = field(default_factory=list)
+    # per (source index, rank): its last line near the source's end that is not the launcher's or the
+    # scheduler's (see _lines.last_words)
+    last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
+    # per (source index, rank): the time of its first timed training-progress line and how many it printed
+    pace: dict[tuple[int, int | None], tuple[float, int]] = field(default_factory=dict)

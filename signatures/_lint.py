@@ -6,6 +6,7 @@ import re
 
 from ._library import Library
 from ._schema import Signature
+from ._stall import VALUES as STALL_VALUES
 from ._template import PLACEHOLDER
 from ._trend import VALUES as TREND_VALUES
 
@@ -19,6 +20,8 @@ def _groups(sig: Signature) -> set[str]:
     if sig.absence:
         pats += sig.absence.start
     groups = {g for p in pats for g in _GROUP.findall(p.regex)} | BUILTIN_VALUES
+    if sig.made_by == "stalled_until_limit":
+        groups |= STALL_VALUES
     return groups | TREND_VALUES if sig.trend else groups
 
 

@@ -35,6 +35,7 @@ class RuleKinds:
     precursors: dict[tuple[str, int | None], Event]
     seq: int
     rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
+    pace: dict[tuple[int, int | None], tuple[float, int]]
 
     if TYPE_CHECKING:
 
@@ -127,6 +128,9 @@ class RuleKinds:
             # does not follow); only the series the rule follows are judged
             if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
                 self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
+            if prefix.time is not None:  # the pace of progress: from the first timed line, how many
+                first, seen = self.pace.get((st.index, rank), (prefix.time, 0))
+                self.pace[(st.index, rank)] = (first, seen + 1)
             read = _trend.reading(sig.trend, groups)
             if read is None:
                 continue

@@ -154,6 +154,9 @@ class Signature(_Strict):
     count: Count | None = None
     trend: Trend | None = None
     refines: Refines | None = None
+    # made by an attribution rule from other signatures' events, not by a pattern (see _stall): its cases are
+    # whole logs, and a match case is one whose diagnosis is this signature
+    made_by: Literal["stalled_until_limit"] | None = None
 
     summary: str = Field(min_length=20)
     mechanism: str = Field(min_length=20)
@@ -189,8 +192,12 @@ class Signature(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Signature:
-        if not self.patterns and self.absence is None and self.refines is None:
-            raise ValueError("a signature needs `patterns`, an `absence` rule, or `refines` (another's events)")
+        if not self.patterns and self.absence is None and self.refines is None and self.made_by is None:
+            raise ValueError(
+                "a signature needs `patterns`, an `absence` rule, `refines` (another's events) or `made_by` (a rule)"
+            )
+        if self.made_by is not None and (self.patterns or self.absence or self.refines):
+            raise ValueError("a signature `made_by` an attribution rule has no patterns, absence or refines of its own")
         if self.absence is not None and self.patterns:
             raise ValueError("an absence signature is defined by its `absence` rule alone; remove `patterns`")
         if self.count is not None and not self.patterns:

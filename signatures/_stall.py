@@ -1,0 +1,113 @@
+"""A job that hung and was then ended by its time limit: the limit is how it ended, the hang is what went wrong.
+
+A scheduler's time limit is the diagnosis when the job was still working when it came. It is not when the job
+had stopped making progress long before: the ranks logged training steps at a steady pace, then nothing for
+many times that pace until the scheduler killed them. Then the job hung (a deadlock, a blocked read, a rank
+waiting on a lock), and the rank that started it is usually the one whose last line is not a step: every rank
+logged the same last step, and one went on to do something else (take a lock, write samples, open a file) and
+never came back, while the others waited silently in the next collective (gloo's and NCCL's default timeouts
+are longer than many time limits).
+
+The evidence, all from the scan: each rank's last training-progress line and its pace (ScanResult.progress
+and .pace, from the loss lines), each rank's last word near the end of its source (ScanResult.last_words, the
+launcher's and the scheduler's own lines left out), and the time the limit struck.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+from dataclasses import dataclass
+
+from ._events import Event, LastWord, ScanResult
+from ._lines import parse_time
+from ._schema import Signature
+
+STALLED = "slurm.time_limit_after_stall"  # the finding this rule makes of a time limit
+LIMIT_CLASS = "slurm_time_limit"
+STALL_PACES = 20  # silent for at least this many of its usual intervals between progress lines
+STALL_SECONDS = 30.0  # and for at least this long
+VALUES = {"idle", "pace"}  # what the finding's event always carries for its text ("step" when known)
+
+
+@dataclass(frozen=True)
+class Stall:
+    event: Event  # the finding's event: the stuck rank's last word, else the limit's line
+    idle: float  # seconds from the last progress line of any rank to the limit
+    pace: float  # the usual seconds between a rank's progress lines (the median over ranks)
+    step: int | None  # the last step logged
+    rank: int | None  # the rank that went elsewhere after the last step, when exactly one did
+    last_word: str | None  # what that rank printed last
+
+
+def _limit_time(e: Event) -> float | None:
+    if e.time is not None:
+        return e.time
+    stamp = e.values.get("time")
+    return parse_time(stamp) if stamp else e.eff_time
+
+
+def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> Stall | None:
+    """The stall behind a time limit, when every root failure is the time limit and the ranks' progress had
+    stopped STALL_PACES of their usual intervals (and STALL_SECONDS) before it; else None."""
+    if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
+        return None
+    limit = min(roots, key=lambda e: (e.source_index, e.line))
+    struck = _limit_time(limit)
+    paces = [
+        (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
+        for key, (first, seen) in scan.pace.items()
+        if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
+    ]
+    progress = [(t, line, src, rank, step) for (src, rank), (line, step, t) in scan.progress.items() if t is not None]
+    if struck is None or not paces or not progress:
+        return None
+    pace = statistics.median(paces)
+    last_time = max(p[0] for p in progress)
+    idle = struck - last_time
+    if idle < max(STALL_SECONDS, STALL_PACES * pace):
+        return None
+    step = max((p[4] for p in progress if p[0] == last_time and p[4] is not None), default=None)
+    went_on = _went_elsewhere(scan, last_time, limit)
+    if len(went_on) > 1:
+        return None  # several ranks moved on to other work (an evaluation, a save): the job was still busy
+    if not went_on:
+        quiet = dataclasses.replace(
+            limit, sig_id=STALLED, rank=None, values={**limit.values, **_facts(idle, pace, step)}
+        )
+        return Stall(quiet, idle, pace, step, None, None)
+    ((src, rank, word),) = went_on
+    event = dataclasses.replace(
+        limit,
+        sig_id=STALLED,
+        source=scan.sources[src] if src < len(scan.sources) else limit.source,
+        source_index=src,
+        line=word.line,
+        rank=rank,
+        time=word.time,
+        eff_time=word.time if word.time is not None else limit.eff_time,
+        text=word.text,
+        values={**limit.values, **_facts(idle, pace, step)},
+    )
+    return Stall(event, idle, pace, step, rank, word.text)
+
+
+def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
+    facts = {"idle": f"{idle:.0f}", "pace": f"{pace:.2g}"}
+    return facts | ({"step": str(step)} if step is not None else {})
+
+
+def _went_elsewhere(scan: ScanResult, last_time: float, limit: Event) -> list[tuple[int, int, LastWord]]:
+    """The ranks whose last word came after their own last progress line and not before the job's last progress,
+    before the limit struck: each (source index, rank, last word)."""
+    out = []
+    for (src, rank), word in scan.last_words.items():
+        if rank is None or (src == limit.source_index and word.line >= limit.line):
+            continue
+        mine = scan.progress.get((src, rank))
+        if mine is None or word.line <= mine[0]:
+            continue
+        if word.time is not None and word.time < last_time:
+            continue
+        out.append((src, rank, word))
+    return out
