@@ -32,6 +32,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
   (medium; low when the steps are not timed): the job was hung on that rank (class job_hang_no_progress).
+- `stalled_before_limit`: every root failure is a time limit, and no rank had logged a step for 20 of its usual
+  intervals (and 30 s) before it struck: the job was hung (class job_hang_no_progress, see _stall), on the one rank
+  whose last line came after the last step every rank logged (medium); rank null (low) when all fell silent alike.
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
