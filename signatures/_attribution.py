@@ -27,7 +27,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   names the first rank its reporter checks, which reads the same whichever of the two differs); or every rank
   timed out, all but one inside the same collective and that one inside another (medium); or, with knock-on
   only, the ranks' tracebacks (timeouts and lost peers alike) show all but one in the same collective (medium;
-  DDP's gradient all-reduce from autograd's backward counts as one).
+  DDP's gradient all-reduce from autograd's backward counts as one). Found from the tracebacks of timeouts or lost
+  peers, the finding becomes `c10d.ranks_in_different_collectives` (class collective_mismatch): the ranks called
+  different collectives, and the timeouts are its knock-on (_as_divergence).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
@@ -413,7 +415,34 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             rest = [e for e in roots if e.sig_id != findings[0].sig.id]
             findings[0].collateral += _group_collateral(rest, findings[0], sigs, key, scan.counts)
             del findings[1:]
+        findings[0] = _as_divergence(findings[0], events, sigs, key, scan.counts)
     return findings, scan
+
+
+DIVERGED = "c10d.ranks_in_different_collectives"  # made of timeouts whose tracebacks sit in different collectives
+
+
+def _as_divergence(
+    f: Finding, events: list[Event], sigs: dict[str, Signature], key, counts: dict[tuple[str, int | None], int]
+) -> Finding:
+    """A timeout or a lost peer whose rank was found by the ranks' tracebacks sitting in different collectives
+    (all but one in the same call): the ranks called different collectives, which is a collective mismatch (the
+    program's bug), not a slow network. The finding becomes that, on the lone rank's traceback; the timeouts and
+    lost peers it found become its knock-on."""
+    a = f.attribution
+    if a is None or a.rank is None or a.rule != "collective_odd_one_out" or f.sig.cls == "collective_mismatch":
+        return f
+    if DIVERGED not in sigs:
+        return f
+    where = a.reasons[0]
+    lone = next((e for e in events if e.source == where.source and e.line == where.line and e.rank == a.rank), None)
+    if lone is None:
+        return f
+    made = dataclasses.replace(lone, sig_id=DIVERGED)
+    knock_on = _group_collateral(f.events, f, sigs, key, counts)
+    return dataclasses.replace(
+        f, sig=sigs[DIVERGED], event=made, events=[made], ranks=[a.rank], count=1, collateral=knock_on + f.collateral
+    )
 
 
 def _finding(
