@@ -59,7 +59,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `first_sign`: every rank failed the same way, but one rank alone showed the same class of trouble first
   (a count rule's first match below its threshold, like one non-finite loss) (medium); or one rank stopped the
   job on a check of a value reduced over all ranks (a non-finite global loss) that another rank alone had
-  printed going bad first (medium).
+  printed going bad first (medium); or, for a numerics failure on every rank, one rank's own failure alone reports a
+  non-finite value where the others' are finite ("local=nan"), or its last logged loss alone is 1,000 times the
+  others' (medium).
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
   others waited for it (medium).
@@ -80,6 +82,7 @@ import bisect
 import dataclasses
 import math
 import re
+import statistics
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
@@ -809,6 +812,9 @@ def _attribute_rank(
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
         if sign is not None:
             return signed(sign, "before every rank failed the same way", alike)
+        bad = _odd_value(view, same_sig, ranks) if sig.cls in NUMERICS else None
+        if bad is not None:
+            return because(bad[0], "first_sign", "medium", bad[1], alike)
         own_way = _went_its_own_way(view, same_sig)
         if own_way is not None:
             return because(own_way[0], own_way[1], "medium", own_way[2], alike)
@@ -936,6 +942,51 @@ def _first_sign(
         if all(_plainly_before(first, other) for other in firsts.values() if other is not first):
             return first
     return None
+
+
+NUMERICS = {"nan_inf_loss", "fp16_loss_scale_overflow", "loss_spike_divergence"}
+_NONFINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf(?:inity)?)(?!\w)", re.I)
+LOSS_OUTLIER = 1e3  # a last loss this many times the others' (and at least that large) blew up
+
+
+def _odd_value(view: JobView, same_sig: list[Event], ranks: list[int]) -> tuple[int, Reason] | None:
+    """Every rank failed alike on a non-finite value (a check of a loss or gradient norm reduced over the ranks):
+    the one rank whose own numbers went bad. Its failure message alone carries more non-finite values than the
+    others' ("global=nan local=nan" where the others print a finite local loss), or its last logged loss alone is
+    orders of magnitude above the others' (1.9e35 against 3.4). (rank, reason), or None."""
+    firsts: dict[int, Event] = {}
+    for e in sorted(same_sig, key=lambda e: (e.source_index, e.line)):
+        if e.rank is not None and e.rank in ranks:
+            firsts.setdefault(e.rank, e)
+    found = {r: len(_NONFINITE.findall(e.text)) for r, e in firsts.items()}
+    if len(found) >= 2:
+        most = max(found.values())
+        odd = [r for r, n in found.items() if n == most]
+        if len(odd) == 1 and sorted(found.values())[-2] < most:
+            e = firsts[odd[0]]
+            return odd[0], Reason(
+                f"rank {odd[0]}'s own failure alone reports a non-finite value where the others' are finite: "
+                f"{e.text[:160]}",
+                e.source,
+                e.line,
+            )
+    losses = {r: view.ranks[r].loss for r in ranks if r in view.ranks and view.ranks[r].loss is not None}
+    if len(losses) < 2 or len(losses) != len(set(ranks)):
+        return None
+    blown = []
+    for r, (source, line, value) in losses.items():  # type: ignore[misc]
+        others = statistics.median(abs(x[2]) for q, x in losses.items() if q != r and x is not None)
+        if abs(value) >= LOSS_OUTLIER * max(1.0, others):
+            blown.append((r, source, line, value, others))
+    if len(blown) != 1:
+        return None
+    r, source, line, value, others = blown[0]
+    return r, Reason(
+        f"rank {r}'s last logged loss was {value:.3g}, against about {others:.3g} on the others: its values blew "
+        "up first, and the check of the value reduced over all ranks then stopped every rank",
+        source,
+        line,
+    )
 
 
 _RANK_LIST = re.compile(r"\d{1,7}")

@@ -206,6 +206,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.finished: dict[tuple[int, int | None], int] = {}  # see _sample_end
         self.last_words: dict[tuple[int, int | None], LastWord] = {}  # see _sample_end
         self.pace: dict[tuple[int, int | None], tuple[float, int]] = {}  # see RuleKinds._trend_line
+        self.losses: dict[tuple[int, int | None], tuple[int, float]] = {}  # see RuleKinds._trend_line
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
@@ -753,4 +754,5 @@ class _Scan(BulkCounting, RuleKinds):
             self.unfinished,
             self.last_words,
             self.pace,
+            self.losses,
         )

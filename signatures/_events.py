@@ -74,3 +74,5 @@ class ScanResult:
     last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
     # per (source index, rank): the time of its first timed training-progress line and how many it printed
     pace: dict[tuple[int, int | None], tuple[float, int]] = field(default_factory=dict)
+    # per (source index, rank): its last loss reading (line, value) from the trend rules' lines
+    losses: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)

@@ -178,6 +178,7 @@ class RankState:
     timeouts: list[Event] = field(default_factory=list)  # collective timeouts (nccl_timeout class)
     exit: Exit | None = None
     finished: tuple[str, int] | None = None  # (source, line) of the last line saying it finished training
+    loss: tuple[str, int, float] | None = None  # (source, line, value) of its last loss reading
 
     @property
     def last_completed(self) -> int | None:
@@ -236,6 +237,12 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
             or (time is None and s.progress.time is None and (s.progress.step or 0) <= (step or 0))
         ):
             s.progress = Progress(source, line, step, time)
+    for (source_index, rank), (line, value) in scan.losses.items():
+        if rank is not None:
+            source = scan.sources[source_index] if source_index < len(scan.sources) else str(source_index)
+            s = state(rank)
+            if s.loss is None or s.loss[0] != source or s.loss[1] < line:
+                s.loss = (source, line, value)
     for (source_index, rank), line in scan.finished.items():
         if rank is not None:
             source = scan.sources[source_index] if source_index < len(scan.sources) else str(source_index)

@@ -36,6 +36,7 @@ class RuleKinds:
     seq: int
     rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
     pace: dict[tuple[int, int | None], tuple[float, int]]
+    losses: dict[tuple[int, int | None], tuple[int, float]]
 
     if TYPE_CHECKING:
 
@@ -131,6 +132,9 @@ class RuleKinds:
             if prefix.time is not None:  # the pace of progress: from the first timed line, how many
                 first, seen = self.pace.get((st.index, rank), (prefix.time, 0))
                 self.pace[(st.index, rank)] = (first, seen + 1)
+            value = _trend.parse_value(groups.get("value") or "")
+            if value is not None and line_no >= self.losses.get((st.index, rank), (0,))[0]:
+                self.losses[(st.index, rank)] = (line_no, value)  # its last reading, whatever series
             read = _trend.reading(sig.trend, groups)
             if read is None:
                 continue
