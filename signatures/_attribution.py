@@ -538,11 +538,11 @@ def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView
 
 def _stalled_reasons(event: Event, same_sig: list[Event], because) -> Attribution:
     """Why a time limit was read as the end of a hang (see _stall), and which rank it hung on."""
-    idle, pace, step = event.values.get("idle", "?"), event.values.get("pace", "?"), event.values.get("step")
+    idle, how, step = event.values.get("idle", "?"), event.values.get("how", ""), event.values.get("step")
     at = f"step {step}" if step else "their last step"
     quiet = Reason(
-        f"no rank logged training progress in the {idle} s before the time limit struck, while steps had come "
-        f"every {pace} s: the job had stopped, and the limit only ended it",
+        f"no rank made training progress in the {idle} s before the time limit struck ({how}): the job had "
+        "stopped, and the limit only ended it",
         event.source if event.rank is None else None,
         event.line if event.rank is None else None,
     )

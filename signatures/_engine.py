@@ -207,6 +207,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.last_words: dict[tuple[int, int | None], LastWord] = {}  # see _sample_end
         self.pace: dict[tuple[int, int | None], tuple[float, int]] = {}  # see RuleKinds._trend_line
         self.losses: dict[tuple[int, int | None], tuple[int, float]] = {}  # see RuleKinds._trend_line
+        self.finished_at: dict[tuple[int, int | None], tuple[int, float]] = {}  # see _sample_end
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
@@ -264,9 +265,11 @@ class _Scan(BulkCounting, RuleKinds):
         for raw in lines:
             if COMPLETION.search(raw):
                 text = strip_ansi(raw.decode("utf-8", "replace"))
-                rank = parse_prefix(text[:PREFIX_CHARS], st.year).rank
-                rank = st.source.rank_hint if rank is None else rank
+                prefix = parse_prefix(text[:PREFIX_CHARS], st.year)
+                rank = st.source.rank_hint if prefix.rank is None else prefix.rank
                 self.finished[(st.index, rank)] = max(number, self.finished.get((st.index, rank), 0))
+                if prefix.time is not None:
+                    self.finished_at[(st.index, rank)] = (number, prefix.time)
             number += 1
 
     def _count_bytes(self, n: int) -> None:
@@ -755,4 +758,5 @@ class _Scan(BulkCounting, RuleKinds):
             self.last_words,
             self.pace,
             self.losses,
+            self.finished_at,
         )

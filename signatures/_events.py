@@ -76,3 +76,5 @@ class ScanResult:
     pace: dict[tuple[int, int | None], tuple[float, int]] = field(default_factory=dict)
     # per (source index, rank): its last loss reading (line, value) from the trend rules' lines
     losses: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)
+    # per (source index, rank): the last timed line near the source's end saying training finished (line, time)
+    finished_at: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)

@@ -27,7 +27,8 @@ STALLED = "slurm.time_limit_after_stall"  # the finding this rule makes of a tim
 LIMIT_CLASS = "slurm_time_limit"
 STALL_PACES = 20  # silent for at least this many of its usual intervals between progress lines
 STALL_SECONDS = 30.0  # and for at least this long
-VALUES = {"idle", "pace"}  # what the finding's event always carries for its text ("step" when known)
+FINISHED_SECONDS = 300.0  # training said it finished this long before the limit: the processes never exited
+VALUES = {"idle", "how"}  # what the finding's event always carries for its text ("pace" and "step" when known)
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,25 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
         return None
     limit = min(roots, key=lambda e: (e.source_index, e.line))
     struck = _limit_time(limit)
+    if struck is None:
+        return None
+    done = _finished_long_before(scan, limit, struck)
+    if done is not None:  # training said it was done, and the processes were still there when the limit came
+        idle, line = done
+        quiet = dataclasses.replace(
+            limit,
+            sig_id=STALLED,
+            rank=None,
+            values={**limit.values, "idle": f"{idle:.0f}", "how": "training had said it was done and never exited"},
+        )
+        return Stall(quiet, idle, 0.0, None, None, None)
     paces = [
         (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
         for key, (first, seen) in scan.pace.items()
         if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
     ]
     progress = [(t, line, src, rank, step) for (src, rank), (line, step, t) in scan.progress.items() if t is not None]
-    if struck is None or not paces or not progress:
+    if not paces or not progress:
         return None
     pace = statistics.median(paces)
     last_time = max(p[0] for p in progress)
@@ -93,8 +106,22 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
 
 
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
-    facts = {"idle": f"{idle:.0f}", "pace": f"{pace:.2g}"}
+    facts = {"idle": f"{idle:.0f}", "pace": f"{pace:.2g}", "how": f"steps had come every {pace:.2g} s"}
     return facts | ({"step": str(step)} if step is not None else {})
+
+
+def _finished_long_before(scan: ScanResult, limit: Event, struck: float) -> tuple[float, int] | None:
+    """(seconds, line) from a timed line of the limit's source saying training finished, above the limit, to the
+    limit, when that is at least FINISHED_SECONDS: the job was done and its processes did not exit."""
+    done = [
+        (line, at)
+        for (src, _), (line, at) in scan.finished_at.items()
+        if src == limit.source_index and line < limit.line
+    ]
+    if not done:
+        return None
+    line, at = max(done)
+    return (struck - at, line) if struck - at >= FINISHED_SECONDS else None
 
 
 def _went_elsewhere(scan: ScanResult, last_time: float, limit: Event) -> list[tuple[int, int, LastWord]]:
