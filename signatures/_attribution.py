@@ -376,7 +376,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         roots = [stall.event]
         events.append(stall.event)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
-    fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w))]
+    # a fatal signal on a rank whose own log already shows the knock-on (a lost peer, a timeout) before it came
+    # after that error (C++'s "terminate called" aborting the process the exception left): not on its own
+    fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w)) and not _after_its_knock_on(w, view)]
     promoted = False
     if not roots and fatal:
         # a rank the launcher saw killed by a signal; the others' timeouts follow from it
@@ -583,6 +585,13 @@ def _idle_before(view: JobView, stop: Event) -> float | None:
     times = [s.progress.time for s in view.ranks.values() if s.progress and s.progress.time is not None]
     at = stop.time if stop.time is not None else stop.eff_time
     return at - max(times) if times and at is not None else None
+
+
+def _after_its_knock_on(w: Event, view: JobView) -> bool:
+    """Whether the rank of launcher record `w` had printed a knock-on error (a timeout, a lost peer) of its own
+    before the launcher saw it end: its end followed from that error."""
+    state = view.ranks.get(w.rank) if w.rank is not None else None
+    return state is not None and any(_not_after(e, w, 0.0) for e in state.collateral)
 
 
 def _timeouts_first(knock_on: list[Event], sigs: dict[str, Signature]) -> list[Event]:

@@ -70,3 +70,10 @@ def test_the_raising_rank_is_kept_when_it_printed_the_bad_value_itself(matcher, 
 def test_an_error_logged_before_disabling_a_feature_is_not_the_failure_of_a_run_that_finished(matcher):
     report = signatures.diagnose([str(RUNS / "018_healthy_helper_timeout")], matcher=matcher)
     assert report.diagnoses == [] and report.outcome == "healthy"
+
+
+def test_an_abort_after_a_ranks_own_lost_peer_is_not_the_cause(matcher):
+    # rank 2 swallowed a data error and left early (exit 0); ranks 0, 1 and 3 lost their peer, and rank 0's process
+    # then aborted ("terminate called", srun: task 0: Aborted): the abort followed rank 0's own knock-on
+    d = top([RUNS / "014_swallowed_schema_error"], matcher)
+    assert d.initiating_rank == 2 and d.signature != "launcher.exit_sigabrt"
