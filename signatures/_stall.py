@@ -72,6 +72,7 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
         for key, (first, seen) in scan.pace.items()
         if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
     ]
+    paces = [p for p in paces if p >= 0]  # a clock that went backwards gives no pace
     progress = [(t, line, src, rank, step) for (src, rank), (line, step, t) in scan.progress.items() if t is not None]
     if not paces or not progress:
         return None
