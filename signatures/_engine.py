@@ -45,7 +45,7 @@ from ._context import (
     rank_and_host,
     time_of,
 )
-from ._events import ErrorLine, Event, LastWord, ScanResult
+from ._events import ErrorLine, Event, ScanResult
 from ._flood import Plans
 from ._library import Library
 from ._limits import (
@@ -66,16 +66,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import (
-    COMPLETION,
-    PREFIX_CHARS,
-    RAISE_LINE,
-    TORCHRUN_ATTEMPT,
-    last_words,
-    parse_prefix,
-    strip_ansi,
-    year_of,
-)
+from ._lines import PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, EndFacts, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds
 from ._schema import Pattern, Signature
@@ -203,11 +194,9 @@ class _Scan(BulkCounting, RuleKinds):
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
-        self.finished: dict[tuple[int, int | None], int] = {}  # see _sample_end
-        self.last_words: dict[tuple[int, int | None], LastWord] = {}  # see _sample_end
+        self.ends = EndFacts()  # what each source's end says
         self.pace: dict[tuple[int, int | None], tuple[float, int]] = {}  # see RuleKinds._trend_line
         self.losses: dict[tuple[int, int | None], tuple[int, float]] = {}  # see RuleKinds._trend_line
-        self.finished_at: dict[tuple[int, int | None], tuple[int, float]] = {}  # see _sample_end
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
@@ -248,29 +237,8 @@ class _Scan(BulkCounting, RuleKinds):
         if last_byte != 0x0A:
             line_base += 1  # the last line had no newline
         self.lines += line_base - 1
-        self._sample_end(st, tail, line_base - 1)
+        self.ends.sample(st.index, tail, line_base - 1, st.year, st.source.rank_hint)
         self._finish_source(st)
-
-    def _sample_end(self, st: _SourceState, tail: bytes, last_line: int) -> None:
-        """The lines at the end of a source (its last TAIL bytes) that say training finished, per rank: a rank
-        that printed one after an error line went past it (see _attribution.Survival); and each rank's last word
-        among its last lines (see _lines.last_words)."""
-        lines = tail.split(b"\n")
-        if tail.endswith(b"\n"):
-            lines.pop()
-        number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
-        last_words(self.last_words, st.index, lines, number, st.year, st.source.rank_hint)
-        if not COMPLETION.search(tail):
-            return
-        for raw in lines:
-            if COMPLETION.search(raw):
-                text = strip_ansi(raw.decode("utf-8", "replace"))
-                prefix = parse_prefix(text[:PREFIX_CHARS], st.year)
-                rank = st.source.rank_hint if prefix.rank is None else prefix.rank
-                self.finished[(st.index, rank)] = max(number, self.finished.get((st.index, rank), 0))
-                if prefix.time is not None:
-                    self.finished_at[(st.index, rank)] = (number, prefix.time)
-            number += 1
 
     def _count_bytes(self, n: int) -> None:
         self.bytes += n
@@ -752,11 +720,11 @@ class _Scan(BulkCounting, RuleKinds):
             self.rank_progress,
             self.world_size,
             self.precursors,
-            self.finished,
+            self.ends.finished,
             self.source_index,
             self.unfinished,
-            self.last_words,
+            self.ends.last_words,
             self.pace,
             self.losses,
-            self.finished_at,
+            self.ends.finished_at,
         )

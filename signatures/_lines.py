@@ -8,7 +8,7 @@ standard-library regexes here cannot be made slow by a long line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timezone
 
 import re2
@@ -224,3 +224,31 @@ def last_words(
             into[(source, rank)] = LastWord(number + i, prefix.time, text[:300])
             if prefix.rank is None and rank_hint is not None:
                 return  # a rank's own file: its last line is all there is to know
+
+
+@dataclass
+class EndFacts:
+    """What the end of each source says (its last TAIL bytes), per (source index, rank): the last line saying
+    training finished (a rank that printed one after an error line went past it, see _attribution.Survival),
+    the last such line with a time (line, time), and the rank's last word (see last_words)."""
+
+    finished: dict[tuple[int, int | None], int] = field(default_factory=dict)
+    finished_at: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)
+    last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
+
+    def sample(self, source: int, tail: bytes, last_line: int, year: int | None, rank_hint: int | None) -> None:
+        lines = tail.split(b"\n")
+        if tail.endswith(b"\n"):
+            lines.pop()
+        number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
+        last_words(self.last_words, source, lines, number, year, rank_hint)
+        if not COMPLETION.search(tail):
+            return
+        for raw in lines:
+            if COMPLETION.search(raw):
+                prefix = parse_prefix(strip_ansi(raw.decode("utf-8", "replace"))[:PREFIX_CHARS], year)
+                rank = rank_hint if prefix.rank is None else prefix.rank
+                self.finished[(source, rank)] = max(number, self.finished.get((source, rank), 0))
+                if prefix.time is not None:
+                    self.finished_at[(source, rank)] = (number, prefix.time)
+            number += 1
