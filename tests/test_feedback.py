@@ -59,9 +59,9 @@ def oom_report() -> signatures.Report:
                 "not rank 0, which the launcher saw fail",
             ],
         ),
-        (  # a store timeout on the others 31 s after rank 3's data error
+        (  # a store timeout on the others 31 s after rank 3's KeyError (a variable missing from its environment)
             [BLIND / "007_env_missing_task"],
-            ["not nccl_timeout: c10d key-value store on ranks 1-2 came 31 s after rank 3's tokenizer_or_data_error"],
+            ["not nccl_timeout: c10d key-value store on ranks 1-2 came 31 s after rank 3's python_exception_other"],
         ),
         (  # another failure of the same rank, with no time to order them by
             [CORPUS / "blind_r8" / "runs" / "011_lr_schedule_nan"],
