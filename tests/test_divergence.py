@@ -36,3 +36,9 @@ def test_timeouts_all_in_the_same_collective_stay_timeouts(matcher, tmp_path):
     (tmp_path / "job.out").write_text(kept + "\n")
     d = diagnose([str(tmp_path / "job.out")], matcher).diagnoses[0]
     assert d.class_ != "collective_mismatch"
+
+
+def test_a_fresh_run_with_an_extra_all_gather_on_one_rank(matcher):
+    d = diagnose([str(CORPUS / "made_r19" / "runs" / "001_eval_stats_gather")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("collective_mismatch", 1)
+    assert "inside all_gather" in d.attribution.reasons[0].text

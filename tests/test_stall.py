@@ -128,3 +128,21 @@ def test_a_signature_made_by_a_rule_has_no_patterns_of_its_own():
     Signature.model_validate(base)
     with pytest.raises(ValueError, match="made_by"):
         Signature.model_validate(base | {"patterns": [{"literal": "hung job", "regex": "hung job"}]})
+
+
+MADE = CORPUS / "made_r19" / "runs"
+
+
+def test_a_fresh_json_lines_job_hung_on_a_lock_until_its_limit(matcher):
+    from signatures import diagnose
+
+    d = diagnose([str(MADE / "002_vocab_lock_timelimit")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("job_hang_no_progress", 2, "stalled_before_limit")
+    assert "refreshing vocabulary cache" in d.first_seen.text
+
+
+def test_the_same_job_still_stepping_at_its_limit_is_a_time_limit(matcher):
+    from signatures import diagnose
+
+    d = diagnose([str(MADE / "003_steady_timelimit")], matcher).diagnoses[0]
+    assert (d.signature, d.initiating_rank) == ("slurm.time_limit_cancelled", None)
