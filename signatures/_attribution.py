@@ -538,7 +538,7 @@ def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView
     return hung
 
 
-def _stalled_reasons(event: Event, same_sig: list[Event], because) -> Attribution:
+def _stalled_reasons(event: Event, because) -> Attribution:
     """Why a time limit was read as the end of a hang (see _stall), and which rank it hung on."""
     idle, how, step = event.values.get("idle", "?"), event.values.get("how", ""), event.values.get("step")
     at = f"step {step}" if step else "their last step"
@@ -733,7 +733,7 @@ def _attribute_rank(
             Reason(f"where rank {event.rank} was: {_innermost(event)}", event.source, event.line),
         )
     if sig.id == STALLED:
-        return _stalled_reasons(event, same_sig, because)
+        return _stalled_reasons(event, because)
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,
@@ -979,12 +979,16 @@ def _odd_value(view: JobView, same_sig: list[Event], ranks: list[int]) -> tuple[
                 e.source,
                 e.line,
             )
-    losses = {r: view.ranks[r].loss for r in ranks if r in view.ranks and view.ranks[r].loss is not None}
+    losses: dict[int, tuple[str, int, float]] = {}
+    for r in ranks:
+        loss = view.ranks[r].loss if r in view.ranks else None
+        if loss is not None:
+            losses[r] = loss
     if len(losses) < 2 or len(losses) != len(set(ranks)):
         return None
     blown = []
-    for r, (source, line, value) in losses.items():  # type: ignore[misc]
-        others = statistics.median(abs(x[2]) for q, x in losses.items() if q != r and x is not None)
+    for r, (source, line, value) in losses.items():
+        others = statistics.median(abs(x[2]) for q, x in losses.items() if q != r)
         if abs(value) >= LOSS_OUTLIER * max(1.0, others):
             blown.append((r, source, line, value, others))
     if len(blown) != 1:
