@@ -46,6 +46,7 @@ SETS = {
     "runs_r16": ROOT / "tests" / "corpus" / "blind_r16",  # after the runs_r15 fixes
     "runs_r17": ROOT / "tests" / "corpus" / "blind_r17",  # after the runs_r16 fixes
     "runs_r18": ROOT / "tests" / "corpus" / "blind_r18",  # after the runs_r17 fixes
+    "runs_r19": ROOT / "tests" / "corpus" / "blind_r19",  # after the runs_r18 fixes
 }
 
 
