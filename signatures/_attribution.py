@@ -84,10 +84,12 @@ import math
 import re
 import statistics
 from dataclasses import dataclass, field
+from functools import lru_cache
 
+from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
-from ._lines import TORCHRUN_ATTEMPT
+from ._lines import PREFIX_CHARS, TORCHRUN_ATTEMPT
 from ._ranks import (
     FATAL_EXITS,
     JobView,
@@ -99,7 +101,7 @@ from ._ranks import (
     task_file_ranks,
 )
 from ._refine import refine
-from ._schema import Signature
+from ._schema import Pattern, Signature
 from ._stall import STALLED, stalled_until_limit
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
@@ -421,6 +423,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             findings[0].collateral += _group_collateral(rest, findings[0], sigs, key, scan.counts)
             del findings[1:]
         findings[0] = _as_divergence(findings[0], events, sigs, key, scan.counts)
+        findings[0] = _stopped_inside(findings[0], scan, sigs, key)
     return findings, scan
 
 
@@ -536,6 +539,74 @@ def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView
     if idle is not None and idle < STOPPED_EARLY_SECONDS:
         return None
     return hung
+
+
+def _stopped_inside(f: Finding, scan: ScanResult, sigs: dict[str, Signature], key) -> Finding:
+    """A silent rank found behind the others' timeouts whose own last line started an operation it never finished
+    (an absence rule's start: "saving checkpoint", "Running training"): that operation is where it stopped, the
+    failure the absence signature names, on that rank; the timeouts become its knock-on. The absence rules look at
+    each source's last start; in a console every rank shares, the silent rank's start is not the source's last."""
+    a = f.attribution
+    if a is None or a.rank is None or a.rule != "silent_rank" or f.sig.absence is not None:
+        return f
+    # a console's prefix may be the local rank ("[default1]:" on the second node): a line naming another rank
+    # ("rank 3/4") is that rank's
+    words = [(src, w) for (src, rank), w in scan.last_words.items() if rank == a.rank and _names_rank(w.text, a.rank)]
+    if not words:
+        return f
+    src, word = max(words, key=lambda sw: (sw[1].time or 0.0, sw[1].line))
+    for sig in sorted((s for s in sigs.values() if s.absence is not None), key=lambda s: -s.priority):
+        assert sig.absence is not None
+        # its literal is enough: "saving checkpoint | step 30 | path ..." is a start, whatever follows it
+        if not any(_said(word.text, p) for p in sig.absence.start):
+            continue
+        name = scan.sources[src] if src < len(scan.sources) else f.event.source
+        made = Event(
+            sig.id,
+            "absence",
+            name,
+            src,
+            word.line,
+            a.rank,
+            f.event.host,
+            word.time,
+            word.time or f.event.eff_time,
+            word.text,
+            {"status": "started, never completed"},
+        )
+        why = Reason(f"rank {a.rank}'s last line started what it never finished: {word.text[:160]}", name, word.line)
+        knock_on = _group_collateral(f.events, f, sigs, key, scan.counts)
+        return dataclasses.replace(
+            f,
+            sig=sig,
+            event=made,
+            events=[made],
+            ranks=[a.rank],
+            count=1,
+            collateral=knock_on + f.collateral,
+            attribution=dataclasses.replace(a, reasons=[*a.reasons, why]),
+        )
+    return f
+
+
+_RANK_NAMED = re.compile(r"(?i)\brank[\s_:=\[]{0,2}(\d{1,6})\b")
+
+
+def _names_rank(text: str, rank: int) -> bool:
+    """Whether `text` names no rank, or names `rank` among those it names."""
+    named = {int(m) for m in _RANK_NAMED.findall(text[:PREFIX_CHARS])}
+    return not named or rank in named
+
+
+def _said(text: str, p: Pattern) -> bool:
+    """Whether `text` holds what start pattern `p` looks for: its full match, or its literal (case aside)."""
+    literals = [p.literal] if p.literal else list(p.literals or ())
+    return any(x.lower() in text.lower() for x in literals if x) or _regex(p.regex, p.caseless).search(text) is not None
+
+
+@lru_cache(maxsize=256)
+def _regex(source: str, caseless: bool) -> _Lazy:
+    return _Lazy(source, caseless)
 
 
 def _stalled_reasons(event: Event, because) -> Attribution:

@@ -45,6 +45,7 @@ from ._context import (
     rank_and_host,
     time_of,
 )
+from ._ends import EndFacts
 from ._events import ErrorLine, Event, ScanResult
 from ._flood import Plans
 from ._library import Library
@@ -66,7 +67,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, EndFacts, strip_ansi, year_of
+from ._lines import PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds
 from ._schema import Pattern, Signature
@@ -183,7 +184,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.sources: list[str] = []
         self.skipped: list[str] = []
         self.completed: dict[str, int] = {}  # absence rules whose operation was seen to complete
-        self.rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]] = {}
+        self.tracks: dict[tuple[int, int | None], list] = {}  # per (source, rank): its progress (RuleKinds._trend_line)
         self.world_size: int | None = None
         self.seq = 0
         self.kept_by_sig: dict[str, int] = {}  # events kept per signature (see _room)
@@ -195,8 +196,6 @@ class _Scan(BulkCounting, RuleKinds):
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
         self.ends = EndFacts()  # what each source's end says
-        self.pace: dict[tuple[int, int | None], tuple[float, int]] = {}  # see RuleKinds._trend_line
-        self.losses: dict[tuple[int, int | None], tuple[int, float]] = {}  # see RuleKinds._trend_line
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
@@ -717,14 +716,14 @@ class _Scan(BulkCounting, RuleKinds):
             self.sources,
             self.skipped,
             self.completed,
-            self.rank_progress,
+            {key: (t[0], t[1], t[2]) for key, t in self.tracks.items()},
             self.world_size,
             self.precursors,
             self.ends.finished,
             self.source_index,
             self.unfinished,
             self.ends.last_words,
-            self.pace,
-            self.losses,
+            {key: (t[3], t[4]) for key, t in self.tracks.items() if t[3] is not None},
+            {key: (t[0], t[5]) for key, t in self.tracks.items()},
             self.ends.finished_at,
         )

@@ -70,7 +70,7 @@ class ScanResult:
     # in that source (an excerpt that merely ends there); the job's other sources may still show trouble
     unfinished: list[Event] = field(default_factory=list)
     # per (source index, rank): its last line near the source's end that is not the launcher's or the
-    # scheduler's (see _lines.last_words)
+    # scheduler's (see _ends.last_words)
     last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
     # per (source index, rank): the time of its first timed training-progress line and how many it printed
     pace: dict[tuple[int, int | None], tuple[float, int]] = field(default_factory=dict)

@@ -8,12 +8,10 @@ standard-library regexes here cannot be made slow by a long line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timezone
 
 import re2
-
-from ._events import LastWord
 
 PREFIX_CHARS = 160
 
@@ -190,65 +188,3 @@ COMPLETION_MARKERS = [
 _completion_options = re2.Options()
 _completion_options.log_errors = False
 COMPLETION = re2.compile("|".join(f"(?:{marker})" for marker in COMPLETION_MARKERS).encode(), _completion_options)
-
-
-# the launcher's and the scheduler's own lines: not a rank's last word, even under its label ("0: slurmstepd: ...")
-_CHATTER = re.compile(
-    r"\b(?:slurmstepd|srun|sbatch|salloc)(?:-[\w.-]+)?: |\*\*\* (?:JOB|STEP) \S+ ON |torch[./]distributed[./]elastic|"
-    r"\bSending process \d+ closing signal\b|\b(?:Terminated|Killed)$"
-)
-LAST_WORD_LINES = 48  # the lines at a source's end where ranks' last words are looked for
-
-
-def last_words(
-    into: dict[tuple[int, int | None], LastWord],
-    source: int,
-    lines: list[bytes],
-    number: int,
-    year: int | None,
-    rank_hint: int | None,
-) -> None:
-    """Each rank's last line among the last LAST_WORD_LINES of `lines` (the end of source `source`, whose first
-    line is number `number`), the launcher's and the scheduler's lines left out: where a rank that went silent
-    was when it stopped."""
-    start = max(0, len(lines) - LAST_WORD_LINES)
-    seen: set[int | None] = set()
-    for i in range(len(lines) - 1, start - 1, -1):
-        text = strip_ansi(lines[i].decode("utf-8", "replace")).rstrip("\r")
-        if not text.strip() or _CHATTER.search(text):
-            continue
-        prefix = parse_prefix(text, year)
-        rank = rank_hint if prefix.rank is None else prefix.rank
-        if rank not in seen:
-            seen.add(rank)
-            into[(source, rank)] = LastWord(number + i, prefix.time, text[:300])
-            if prefix.rank is None and rank_hint is not None:
-                return  # a rank's own file: its last line is all there is to know
-
-
-@dataclass
-class EndFacts:
-    """What the end of each source says (its last TAIL bytes), per (source index, rank): the last line saying
-    training finished (a rank that printed one after an error line went past it, see _attribution.Survival),
-    the last such line with a time (line, time), and the rank's last word (see last_words)."""
-
-    finished: dict[tuple[int, int | None], int] = field(default_factory=dict)
-    finished_at: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)
-    last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
-
-    def sample(self, source: int, tail: bytes, last_line: int, year: int | None, rank_hint: int | None) -> None:
-        lines = tail.split(b"\n")
-        if tail.endswith(b"\n"):
-            lines.pop()
-        number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
-        last_words(self.last_words, source, lines, number, year, rank_hint)
-        if not COMPLETION.search(tail):
-            return
-        for raw in lines:
-            if COMPLETION.search(raw):
-                prefix = parse_prefix(strip_ansi(raw.decode("utf-8", "replace"))[:PREFIX_CHARS], year)
-                rank = rank_hint if prefix.rank is None else prefix.rank
-                self.finished[(source, rank)] = max(number, self.finished.get((source, rank), 0))
-                if prefix.time is not None:
-                    self.finished_at[(source, rank)] = (number, prefix.time)
-            number += 1

@@ -34,9 +34,7 @@ class RuleKinds:
     completed: dict[str, int]
     precursors: dict[tuple[str, int | None], Event]
     seq: int
-    rank_progress: dict[tuple[int, int | None], tuple[int, int | None, float | None]]
-    pace: dict[tuple[int, int | None], tuple[float, int]]
-    losses: dict[tuple[int, int | None], tuple[int, float]]
+    tracks: dict[tuple[int, int | None], list]  # see _trend_line
 
     if TYPE_CHECKING:
 
@@ -119,7 +117,8 @@ class RuleKinds:
             if mt is None or self.m.runtime[sig.id].excluded(text.encode()):
                 continue
             groups = mt.groupdict()
-            if _trend.parse_value(groups.get("value") or "") is None:
+            value = _trend.parse_value(groups.get("value") or "")
+            if value is None:
                 continue
             if prefix is None:
                 prefix = parse_prefix(text, st.year)
@@ -127,14 +126,14 @@ class RuleKinds:
             step = _trend.step_of(text)
             # any training loss the rank printed shows it going on (a "contrastive_loss" too, which the rule
             # does not follow); only the series the rule follows are judged
-            if line_no >= self.rank_progress.get((st.index, rank), (0,))[0]:
-                self.rank_progress[(st.index, rank)] = (line_no, step, prefix.time)
+            track = self.tracks.get((st.index, rank))
+            if track is None:  # [line, step, time] of its last progress, the first time, timed lines, last loss
+                track = self.tracks[(st.index, rank)] = [0, None, None, prefix.time, 0, 0.0]
+            if line_no >= track[0]:
+                track[0], track[1], track[2], track[5] = line_no, step, prefix.time, value
             if prefix.time is not None:  # the pace of progress: from the first timed line, how many
-                first, seen = self.pace.get((st.index, rank), (prefix.time, 0))
-                self.pace[(st.index, rank)] = (first, seen + 1)
-            value = _trend.parse_value(groups.get("value") or "")
-            if value is not None and line_no >= self.losses.get((st.index, rank), (0,))[0]:
-                self.losses[(st.index, rank)] = (line_no, value)  # its last reading, whatever series
+                track[3] = prefix.time if track[3] is None else track[3]
+                track[4] += 1
             read = _trend.reading(sig.trend, groups)
             if read is None:
                 continue

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from signatures import diagnose_sources
-from signatures._lines import last_words
+from signatures._ends import last_words
 from signatures._schema import Signature
 from signatures._sources import source_from_bytes
 
