@@ -34,6 +34,8 @@ _RANK_PATTERNS = [
     re.compile(r"^(?:\s{0,3}\d{1,6}: )?\[r(?P<rank>\d{1,4})\] "),
     # a JSON-lines logger's field: {"ts": ..., "rank": 3, ...} (last: _context.prefix_spans indexes the others)
     re.compile(r"\"(?:global_)?rank\"\s*:\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
+    # a worker's place in the job as a suffix: "step 5/60 | loss 1.13  (worker 1 of 3)"
+    re.compile(r"\(worker (?P<rank>\d{1,6}) of \d{1,6}\)"),
 ]
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
