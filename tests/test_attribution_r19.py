@@ -51,3 +51,10 @@ def test_the_worker_suffix_is_read_as_the_rank():
     line = "23:43:57.392534 I step 1/60 | loss: 1.3060, grad_norm: 0.689  (worker 2 of 3)"
     assert parse_prefix(line).rank == 2 and prefix_of(line.encode())[0] == 2
     assert parse_prefix("23:43:57 I loaded 3 files (worker pool of 4)").rank is None
+
+
+def test_a_torn_jsonl_record_read_through_an_aliased_json_module(matcher):
+    # blind_r20 012: "samples.append(_j.loads(ln)['text'])" raising JSONDecodeError on rank 2
+    runs = RUNS.parent.parent / "blind_r20" / "runs"
+    d = diagnose([str(runs / "012_jsonl_corpus")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("tokenizer_or_data_error", 2)
