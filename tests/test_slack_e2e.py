@@ -843,8 +843,10 @@ def test_slow_fetches_never_starve_commands_and_waiting_requests_hear_their_plac
         pasted = final_message(fake, CHANNEL, lambda t: "pasted log" in t and "denpex_ack" in t, timeout=10)
         assert pasted
         queued = [c.arg("text") for c in fake.calls_to("chat.postMessage") if "Queued" in (c.arg("text") or "")]
-        # 2 start at once; of the 8 that wait, the last hears 6 or 7 ahead (a slot may free up meanwhile)
-        assert len(queued) >= 7 and re.search(r"Queued: [67] ahead of you", queued[-1]), queued
+        # 2 start at once; of the 8 that wait, the last hears 6 or 7 ahead (a slot may free up meanwhile); on a
+        # loaded machine the first waiting ones may start before their place is posted (a CI run beside a CPU-bound
+        # job once saw 6 of the 8 hear it)
+        assert len(queued) >= 6 and re.search(r"Queued: [67] ahead of you", queued[-1]), queued
         fake.wait_for(
             lambda: sum("denpex_ack" in json.dumps(m.get("blocks", [])) for m in fake.messages(CHANNEL)) == 11,
             timeout=60,
