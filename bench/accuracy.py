@@ -48,6 +48,7 @@ SETS = {
     "runs_r18": ROOT / "tests" / "corpus" / "blind_r18",  # after the runs_r17 fixes
     "runs_r19": ROOT / "tests" / "corpus" / "blind_r19",  # after the runs_r18 fixes
     "runs_r20": ROOT / "tests" / "corpus" / "blind_r20",  # scored on 064e5b2, during the runs_r19 fixes
+    "runs_r21": ROOT / "tests" / "corpus" / "blind_r21",  # after the runs_r19 and runs_r20 fixes
 }
 
 
