@@ -372,11 +372,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         launcher = [e for e in launcher if e is not hung] + [e for e in roots if e is not hung]
         roots = [dataclasses.replace(hung, sig_id=INTERRUPTED)]
         events.append(roots[0])
-    stall = stalled_until_limit(roots, scan, sigs)
-    if stall is not None:  # the time limit ended a job that had already stopped making progress
+    stalled = stalled_until_limit(roots, scan, sigs)
+    if stalled is not None:  # the time limit ended a job that had already stopped making progress
         launcher += roots
-        roots = [stall.event]
-        events.append(stall.event)
+        roots = [stalled]
+        events.append(stalled)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     # a fatal signal on a rank whose own log already shows the knock-on (a lost peer, a timeout) before it came
     # after that error (C++'s "terminate called" aborting the process the exception left): not on its own

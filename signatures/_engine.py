@@ -69,7 +69,7 @@ from ._limits import (
 )
 from ._lines import PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, strip_ansi, year_of
 from ._reader import _Reader
-from ._rules import RuleKinds
+from ._rules import RuleKinds, Track
 from ._schema import Pattern, Signature
 from ._sources import Source, looks_binary
 
@@ -184,7 +184,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.sources: list[str] = []
         self.skipped: list[str] = []
         self.completed: dict[str, int] = {}  # absence rules whose operation was seen to complete
-        self.tracks: dict[tuple[int, int | None], list] = {}  # per (source, rank): its progress (RuleKinds._trend_line)
+        self.tracks: dict[tuple[int, int | None], Track] = {}  # per (source, rank): its progress (see _trend_line)
         self.world_size: int | None = None
         self.seq = 0
         self.kept_by_sig: dict[str, int] = {}  # events kept per signature (see _room)
@@ -716,14 +716,14 @@ class _Scan(BulkCounting, RuleKinds):
             self.sources,
             self.skipped,
             self.completed,
-            {key: (t[0], t[1], t[2]) for key, t in self.tracks.items()},
+            {key: (t.line, t.step, t.time) for key, t in self.tracks.items()},
             self.world_size,
             self.precursors,
             self.ends.finished,
             self.source_index,
             self.unfinished,
             self.ends.last_words,
-            {key: (t[3], t[4]) for key, t in self.tracks.items() if t[3] is not None},
-            {key: (t[0], t[5]) for key, t in self.tracks.items()},
+            {key: (t.first_time, t.timed) for key, t in self.tracks.items() if t.first_time is not None},
+            {key: (t.line, t.loss) for key, t in self.tracks.items()},
             self.ends.finished_at,
         )

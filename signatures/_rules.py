@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import hyperscan
@@ -25,6 +26,19 @@ _LINE_PREFIX = re.compile(
 )
 
 
+@dataclass(slots=True)
+class Track:
+    """A rank's training progress in one source, from its loss lines: the last one (line, step, time, loss), and
+    the time of the first timed one with how many were timed (its pace)."""
+
+    line: int = 0
+    step: int | None = None
+    time: float | None = None
+    loss: float = 0.0
+    first_time: float | None = None
+    timed: int = 0
+
+
 class RuleKinds:
     """_Scan's rule kinds beyond a plain match: count, trend and absence rules (a mixin: it uses _Scan's state)."""
 
@@ -34,7 +48,7 @@ class RuleKinds:
     completed: dict[str, int]
     precursors: dict[tuple[str, int | None], Event]
     seq: int
-    tracks: dict[tuple[int, int | None], list]  # see _trend_line
+    tracks: dict[tuple[int, int | None], Track]  # see _trend_line
 
     if TYPE_CHECKING:
 
@@ -127,13 +141,13 @@ class RuleKinds:
             # any training loss the rank printed shows it going on (a "contrastive_loss" too, which the rule
             # does not follow); only the series the rule follows are judged
             track = self.tracks.get((st.index, rank))
-            if track is None:  # [line, step, time] of its last progress, the first time, timed lines, last loss
-                track = self.tracks[(st.index, rank)] = [0, None, None, prefix.time, 0, 0.0]
-            if line_no >= track[0]:
-                track[0], track[1], track[2], track[5] = line_no, step, prefix.time, value
+            if track is None:
+                track = self.tracks[(st.index, rank)] = Track(first_time=prefix.time)
+            if line_no >= track.line:
+                track.line, track.step, track.time, track.loss = line_no, step, prefix.time, value
             if prefix.time is not None:  # the pace of progress: from the first timed line, how many
-                track[3] = prefix.time if track[3] is None else track[3]
-                track[4] += 1
+                track.first_time = prefix.time if track.first_time is None else track.first_time
+                track.timed += 1
             read = _trend.reading(sig.trend, groups)
             if read is None:
                 continue

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
-from dataclasses import dataclass
 
 from ._events import Event, LastWord, ScanResult
 from ._lines import parse_time
@@ -31,16 +30,6 @@ FINISHED_SECONDS = 300.0  # training said it finished this long before the limit
 VALUES = {"idle", "how"}  # what the finding's event always carries for its text ("pace" and "step" when known)
 
 
-@dataclass(frozen=True)
-class Stall:
-    event: Event  # the finding's event: the stuck rank's last word, else the limit's line
-    idle: float  # seconds from the last progress line of any rank to the limit
-    pace: float  # the usual seconds between a rank's progress lines (the median over ranks)
-    step: int | None  # the last step logged
-    rank: int | None  # the rank that went elsewhere after the last step, when exactly one did
-    last_word: str | None  # what that rank printed last
-
-
 def _limit_time(e: Event) -> float | None:
     if e.time is not None:
         return e.time
@@ -48,52 +37,47 @@ def _limit_time(e: Event) -> float | None:
     return parse_time(stamp) if stamp else e.eff_time
 
 
-def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> Stall | None:
-    """The stall behind a time limit, when every root failure is the time limit and the ranks' progress had
-    stopped STALL_PACES of their usual intervals (and STALL_SECONDS) before it; else None."""
+def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> Event | None:
+    """The finding a time limit becomes when every root failure is the time limit and the job had stopped before
+    it: the ranks' progress stopped STALL_PACES of their usual intervals (and STALL_SECONDS) before it, or a line
+    said training was done FINISHED_SECONDS before it. Its event is the stuck rank's last word when exactly one
+    rank went elsewhere after the last step, else the limit's line with no rank; None when the limit stands."""
     if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
         return None
     limit = min(roots, key=lambda e: (e.source_index, e.line))
     struck = _limit_time(limit)
     if struck is None:
         return None
+
+    def quiet(facts: dict[str, str]) -> Event:
+        return dataclasses.replace(limit, sig_id=STALLED, rank=None, values={**limit.values, **facts})
+
     done = _finished_long_before(scan, limit, struck)
     if done is not None:  # training said it was done, and the processes were still there when the limit came
-        idle, line = done
-        quiet = dataclasses.replace(
-            limit,
-            sig_id=STALLED,
-            rank=None,
-            values={**limit.values, "idle": f"{idle:.0f}", "how": "training had said it was done and never exited"},
-        )
-        return Stall(quiet, idle, 0.0, None, None, None)
+        return quiet({"idle": f"{done:.0f}", "how": "training had said it was done and never exited"})
     paces = [
         (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
         for key, (first, seen) in scan.pace.items()
         if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
     ]
     paces = [p for p in paces if p >= 0]  # a clock that went backwards gives no pace
-    progress = [(t, line, src, rank, step) for (src, rank), (line, step, t) in scan.progress.items() if t is not None]
+    progress = [(t, step) for (line, step, t) in scan.progress.values() if t is not None]
     if not paces or not progress:
         return None
     pace = statistics.median(paces)
-    last_time = max(p[0] for p in progress)
+    last_time = max(t for t, _ in progress)
     idle = struck - last_time
     if idle < max(STALL_SECONDS, STALL_PACES * pace):
         return None
-    step = max((p[4] for p in progress if p[0] == last_time and p[4] is not None), default=None)
+    step = max((st for t, st in progress if t == last_time and st is not None), default=None)
     went_on = _went_elsewhere(scan, last_time, limit)
     if len(went_on) > 1:
         return None  # several ranks moved on to other work (an evaluation, a save): the job was still busy
     if not went_on:
-        quiet = dataclasses.replace(
-            limit, sig_id=STALLED, rank=None, values={**limit.values, **_facts(idle, pace, step)}
-        )
-        return Stall(quiet, idle, pace, step, None, None)
+        return quiet(_facts(idle, pace, step))
     ((src, rank, word),) = went_on
-    event = dataclasses.replace(
-        limit,
-        sig_id=STALLED,
+    return dataclasses.replace(
+        quiet(_facts(idle, pace, step)),
         source=scan.sources[src] if src < len(scan.sources) else limit.source,
         source_index=src,
         line=word.line,
@@ -101,9 +85,7 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
         time=word.time,
         eff_time=word.time if word.time is not None else limit.eff_time,
         text=word.text,
-        values={**limit.values, **_facts(idle, pace, step)},
     )
-    return Stall(event, idle, pace, step, rank, word.text)
 
 
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
@@ -111,9 +93,9 @@ def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
     return facts | ({"step": str(step)} if step is not None else {})
 
 
-def _finished_long_before(scan: ScanResult, limit: Event, struck: float) -> tuple[float, int] | None:
-    """(seconds, line) from a timed line of the limit's source saying training finished, above the limit, to the
-    limit, when that is at least FINISHED_SECONDS: the job was done and its processes did not exit."""
+def _finished_long_before(scan: ScanResult, limit: Event, struck: float) -> float | None:
+    """Seconds from a timed line of the limit's source saying training finished, above the limit, to the limit,
+    when that is at least FINISHED_SECONDS: the job was done and its processes did not exit."""
     done = [
         (line, at)
         for (src, _), (line, at) in scan.finished_at.items()
@@ -121,8 +103,8 @@ def _finished_long_before(scan: ScanResult, limit: Event, struck: float) -> tupl
     ]
     if not done:
         return None
-    line, at = max(done)
-    return (struck - at, line) if struck - at >= FINISHED_SECONDS else None
+    _, at = max(done)
+    return struck - at if struck - at >= FINISHED_SECONDS else None
 
 
 def _went_elsewhere(scan: ScanResult, last_time: float, limit: Event) -> list[tuple[int, int, LastWord]]:
