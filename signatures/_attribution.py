@@ -30,13 +30,19 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   DDP's gradient all-reduce from autograd's backward counts as one). Found from the tracebacks of timeouts or lost
   peers, the finding becomes `c10d.ranks_in_different_collectives` (class collective_mismatch): the ranks called
   different collectives, and the timeouts are its knock-on (_as_divergence).
+- `odd_value_out`: a mismatch report names no rank, but the ranks' last lines do: one rank printed a different
+  number where every other rank printed the same one in the same line (_oddity.odd_value) (medium); for a lost
+  peer with nothing else to tell which, that rank, or the rank whose stack in the dumps at the end differs
+  (`odd_stack_out`) (low).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
   (medium; low when the steps are not timed): the job was hung on that rank (class job_hang_no_progress).
 - `stalled_before_limit`: every root failure is a time limit, and no rank had logged a step for 20 of its usual
   intervals (and 30 s) before it struck: the job was hung (class job_hang_no_progress, see _stall), on the one rank
-  whose last line came after the last step every rank logged (medium); rank null (low) when all fell silent alike.
+  whose last line came after the last step every rank logged (medium), or else the one rank whose stack in the
+  dumps printed as the job was killed differs from the others' (_oddity.odd_stack) (medium); rank null (low) when
+  all fell silent alike.
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
@@ -73,6 +79,7 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous; a rendezvous that
   waited for a rank, or an agent that lost the store, after another rank failed on its own is that failure's
   knock-on).
+- `odd_value_out` / `odd_stack_out` (low): see above.
 - `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
 """
 
@@ -90,6 +97,7 @@ from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
 from ._lines import PREFIX_CHARS, TORCHRUN_ATTEMPT
+from ._oddity import Oddities
 from ._ranks import (
     FATAL_EXITS,
     JobView,
@@ -471,7 +479,9 @@ def _finding(
     count = max(count, len(same_sig))  # a refined signature's lines are counted under the one it refines
     if event.kind == "count":
         event = _first_counted(scan.precursors, sig, event)
-    attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors)
+    attribution = _attribute_rank(
+        view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors, Oddities(scan)
+    )
     return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher, attribution)
 
 
@@ -621,6 +631,10 @@ def _stalled_reasons(event: Event, because) -> Attribution:
     )
     if event.rank is None:
         return because(None, "stalled_before_limit", "low", quiet)
+    if "stack" in event.values:
+        return because(
+            event.rank, "stalled_before_limit", "medium", Reason(event.values["stack"], event.source, event.line), quiet
+        )
     return because(
         event.rank,
         "stalled_before_limit",
@@ -706,6 +720,7 @@ def _attribute_rank(
     launcher: list[Event],
     sigs: dict[str, Signature],
     precursors: dict[tuple[str, int | None], Event],
+    oddities: Oddities,
 ) -> Attribution:
     def because(rank, rule, confidence, *reasons: Reason) -> Attribution:
         return Attribution(rank, rule, confidence, list(reasons))
@@ -817,6 +832,15 @@ def _attribute_rank(
         if odd is not None:
             return because(odd[0], "collective_odd_one_out", odd[2], odd[1])
         reporters = {e.rank for e in same_sig}
+        differs = oddities.value
+        if differs is not None:  # the ranks' last lines say which one's collective differs
+            return because(
+                differs.rank,
+                "odd_value_out",
+                "medium",
+                Reason(differs.text, differs.source, differs.line),
+                Reason("the ranks then failed on a collective whose sizes did not match", event.source, event.line),
+            )
         if len(reporters) == 1 and event.rank is not None:  # one rank alone found the mismatch and failed on it
             return because(
                 event.rank,
@@ -886,7 +910,7 @@ def _attribute_rank(
         return because(sign.rank, "first_sign", "medium", Reason(text, sign.source, sign.line), *more)
 
     if sig.blame == "peer":
-        return _peer(view, event, ranks, launcher)
+        return _peer(view, event, ranks, launcher, oddities)
     if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
         alike = Reason(f"all {len(ranks)} ranks failed the same way ({_rank_list(ranks)})", event.source, event.line)
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
@@ -1267,7 +1291,7 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] 
     )
 
 
-def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) -> Attribution:
+def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], oddities: Oddities) -> Attribution:
     killed = [w for w in launcher if w.rank is not None and FATAL_EXITS.get(exit_code(w)) and w.rank not in ranks]
     if killed:
         w = killed[0]
@@ -1332,6 +1356,17 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event]) 
                 )
             ],
         )
+    for odd, rule in ((oddities.value, "odd_value_out"), (oddities.stack, "odd_stack_out")):
+        if odd is not None and odd.rank not in ranks:
+            return Attribution(
+                odd.rank,
+                rule,
+                "low",
+                [
+                    Reason(odd.text, odd.source, odd.line),
+                    Reason(f"{len(ranks)} other rank(s) lost their peer", event.source, event.line),
+                ],
+            )
     return Attribution(
         None,
         "peer_unknown",

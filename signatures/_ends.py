@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._context import prefix_of, rank_and_host, time_of
-from ._events import LastWord
+from ._events import LastWord, Stack
 from ._lines import COMPLETION, PREFIX_CHARS, parse_prefix, strip_ansi
 
 # the launcher's and the scheduler's own lines: not a rank's last word, even under its label ("0: slurmstepd: ...")
@@ -17,6 +17,25 @@ _CHATTER = re.compile(
 )
 LAST_WORD_LINES = 400  # the lines at a source's end where ranks' last words are looked for
 LAST_WORD_RANKS = 256  # ... and how many ranks' last words one source keeps
+VALUE_LINES = 8  # a rank's last lines holding name=number values kept (see values)
+VALUE_DEPTH = 60  # ... looked for among its last this many lines
+
+# a stack dump's thread header: faulthandler's ("Current thread 0x7f.. (most recent call first):", "Thread 0x..",
+# "Stack (most recent call first):") and py-spy dump's ('Thread 4242 (active): "MainThread"')
+_DUMP = re.compile(rb"\(most recent call first\):|\((?:active|idle)[^)\n]*\): \"")
+_THREAD = re.compile(
+    r"^(?:(?P<current>Current thread)|Thread|Stack)(?: 0x[0-9a-fA-F]+| \d+)?(?: \[[^\]\n]*\])? \(most recent call "
+    r'first\):|^Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle)[^)]*\): "(?P<name>[^"]*)"'
+)
+# its frames: faulthandler's '  File "/x/train.py", line 153 in <module>' (a traceback has ", in"), py-spy's
+# "    backward (torch/_tensor.py:623)"
+_FAULT_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
+_SPY_FRAME = re.compile(r"^\s+(?P<func>\S+) \((?P<file>[^()]+):(?P<line>\d+)\)")
+_LABEL = re.compile(r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)+")  # srun's and torchrun's line labels
+# a name=number value ("buckets=40", "seq_len: 512"); not a file:line, a time or a path
+VALUE = re.compile(r"(?<![\w.:/-])([A-Za-z_]\w*)(?:=|: )(-?\d+(?:\.\d+)?)(?![\w.:])")
+# ... or a count of something ("over 5 classes", "22 batches"), read as name=number ("classes=5")
+COUNT = re.compile(r"(?<![\w.:/-])(\d+) ([a-z][a-z_]{2,})\b")
 
 
 def last_words(
@@ -47,6 +66,75 @@ def last_words(
             return  # a rank's own file: its last line is all there is to know
 
 
+def _text(raw: bytes) -> str:
+    return raw.decode() if raw.isascii() and b"\x1b" not in raw else strip_ansi(raw.decode("utf-8", "replace"))
+
+
+def _rank(raw: bytes, text: str) -> int | None:
+    return prefix_of(raw)[0] if raw.isascii() and b"\x1b" not in raw else rank_and_host(text)[0]
+
+
+def _short(path: str) -> str:
+    """A frame's file as its last three path parts ("torch/autograd/graph.py"): enough to tell torch from user code."""
+    return "/".join([part for part in path.replace("\\", "/").split("/") if part][-3:])
+
+
+def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[bytes], number: int, rank_hint) -> None:
+    """Each rank's last stack dump in `lines` (see Stack); a rank's lines are told apart by their label, or are
+    the file's own rank's. Lines from a rank that named no rank in a shared console are left out."""
+    dumps: dict[int, list[tuple[bool, bool, int, list[str]]]] = {}  # rank -> its dump's threads
+    inside: dict[int, bool] = {}
+    for i, raw in enumerate(lines):
+        text = _text(raw.rstrip(b"\r"))
+        rank = _rank(raw, text)
+        mine = rank if rank is not None else rank_hint
+        if mine is None:
+            continue
+        body = _LABEL.sub("", text, count=1)
+        head = _THREAD.match(body)
+        if head:
+            threads = dumps.setdefault(mine, [])
+            if not inside.get(mine):
+                threads.clear()  # a later dump replaces an earlier one
+            threads.append((bool(head.group("current")), head.group("name") == "MainThread", number + i, []))
+            inside[mine] = True
+            continue
+        if not inside.get(mine):
+            continue
+        frame = _FAULT_FRAME.match(body) or _SPY_FRAME.match(body)
+        if frame:
+            threads = dumps[mine]
+            threads[-1][3].append(f"{frame.group('func')} ({_short(frame.group('file'))}:{frame.group('line')})")
+        elif body.strip():
+            inside[mine] = False  # faulthandler puts a blank line between threads; anything else ends the dump
+    for rank, threads in dumps.items():
+        chosen = next((t for t in threads if t[0]), None) or next((t for t in threads if t[1]), None) or threads[-1]
+        if chosen[3]:
+            into[(source, rank)] = Stack(chosen[2], tuple(chosen[3]))
+
+
+def values(
+    into: dict[tuple[int, int | None], list[tuple[int, str]]], source: int, lines: list[bytes], number: int, rank_hint
+) -> None:
+    """Each rank's last VALUE_LINES lines holding a name=number value (or a count) among its last VALUE_DEPTH lines in
+    `lines`, oldest first, labels left out: what each rank said last in numbers (see _oddity.odd_value_out)."""
+    depth: dict[int | None, int] = {}
+    look = VALUE_DEPTH if rank_hint is not None else LAST_WORD_LINES  # a rank's own file: its last lines only
+    for i in range(len(lines) - 1, max(0, len(lines) - look) - 1, -1):
+        raw = lines[i].rstrip(b"\r")
+        if _CHATTER.search(raw):
+            continue
+        text = _text(raw)
+        rank = _rank(raw, text)
+        mine = rank if rank is not None else rank_hint
+        seen = depth[mine] = depth.get(mine, 0) + 1
+        if mine is None or seen > VALUE_DEPTH or not (b"=" in raw or b": " in raw):
+            continue
+        body = _LABEL.sub("", text, count=1)[:300]
+        if len(into.get((source, mine), ())) < VALUE_LINES and (VALUE.search(body) or COUNT.search(body)):
+            into.setdefault((source, mine), []).insert(0, (number + i, body))
+
+
 @dataclass
 class EndFacts:
     """What the end of each source says (its last TAIL bytes), per (source index, rank): the last line saying
@@ -56,6 +144,8 @@ class EndFacts:
     finished: dict[tuple[int, int | None], int] = field(default_factory=dict)
     finished_at: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)
     last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
+    stacks: dict[tuple[int, int | None], Stack] = field(default_factory=dict)
+    values: dict[tuple[int, int | None], list[tuple[int, str]]] = field(default_factory=dict)
 
     def sample(self, source: int, tail: bytes, last_line: int, year: int | None, rank_hint: int | None) -> None:
         lines = tail.split(b"\n")
@@ -63,6 +153,9 @@ class EndFacts:
             lines.pop()
         number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
         last_words(self.last_words, source, lines, number, year, rank_hint)
+        values(self.values, source, lines, number, rank_hint)
+        if _DUMP.search(tail):
+            stacks(self.stacks, source, lines, number, rank_hint)
         if not COMPLETION.search(tail):
             return
         for raw in lines:

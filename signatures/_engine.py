@@ -726,4 +726,6 @@ class _Scan(BulkCounting, RuleKinds):
             {key: (t.first_time, t.timed) for key, t in self.tracks.items() if t.first_time is not None},
             {key: (t.line, t.loss) for key, t in self.tracks.items()},
             self.ends.finished_at,
+            self.ends.stacks,
+            self.ends.values,
         )

@@ -14,6 +14,16 @@ class LastWord:
     text: str
 
 
+@dataclass(frozen=True)
+class Stack:
+    """A rank's stack as a dump at a source's end printed it (faulthandler on a signal or a timer, py-spy dump):
+    the thread that matters (faulthandler's current thread, py-spy's MainThread, else the last one listed, which
+    is the oldest: the main thread) as frames "func (file:line)", innermost first; `line` is its header's."""
+
+    line: int
+    frames: tuple[str, ...]
+
+
 @dataclass
 class Event:
     sig_id: str
@@ -78,3 +88,7 @@ class ScanResult:
     losses: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)
     # per (source index, rank): the last timed line near the source's end saying training finished (line, time)
     finished_at: dict[tuple[int, int | None], tuple[int, float]] = field(default_factory=dict)
+    # per (source index, rank): its stack as a dump near the source's end printed it (see _ends.stacks)
+    stacks: dict[tuple[int, int | None], Stack] = field(default_factory=dict)
+    # per (source index, rank): its last lines near the source's end holding name=number values (line, text)
+    end_values: dict[tuple[int, int | None], list[tuple[int, str]]] = field(default_factory=dict)

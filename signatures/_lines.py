@@ -36,6 +36,8 @@ _RANK_PATTERNS = [
     re.compile(r"\"(?:global_)?rank\"\s*:\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
     # a worker's place in the job as a suffix: "step 5/60 | loss 1.13  (worker 1 of 3)"
     re.compile(r"\(worker (?P<rank>\d{1,6}) of \d{1,6}\)"),
+    # a logger named after the spawned process's index: "[2026-12-06 00:15:22,600][worker2] starting"
+    re.compile(r"\[worker[ _-]?(?P<rank>\d{1,6})\]"),
 ]
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
@@ -182,6 +184,10 @@ COMPLETION_MARKERS = [
     r"(?i:\b(?:finished|done with|completed)\s+training\b)",
     r"(?i:\bfinished\s+\d+\s+(?:steps|epochs|iterations|iters)\b)",  # "finished 60 steps"
     r'"event":\s*"(?:finished|training_complete|done)"',  # a JSON-lines logger's record
+    # a rank leaving on its own once its work ran out: "epoch finished after 22 batches, exiting",
+    # "no data for this rank, nothing to do -- exiting", "rank 2 exiting normally"
+    r"(?i:\b(?:epoch|training|train|loop|data|dataset|shard|work)\s+(?:is\s+)?(?:finished|done|complete|completed|"
+    r"exhausted)\b[^\n]{0,60}?\bexiting\b|\bnothing (?:left )?to do\b[^\n]{0,20}?\bexiting\b|\bexiting normally\b)",
     # an early-stopping callback ending training by itself: "early stopping: val_loss has not improved",
     # Keras's "Epoch 00012: early stopping", "Early stopping triggered at epoch 7"
     r"(?i:\bearly[ _-]?stopping(?::|\s+(?:triggered|at\b|after\b))|\d:\s*early stopping\b)",

@@ -20,6 +20,7 @@ import statistics
 
 from ._events import Event, LastWord, ScanResult
 from ._lines import parse_time
+from ._oddity import odd_stack
 from ._schema import Signature
 
 STALLED = "slurm.time_limit_after_stall"  # the finding this rule makes of a time limit
@@ -74,7 +75,18 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
     if len(went_on) > 1:
         return None  # several ranks moved on to other work (an evaluation, a save): the job was still busy
     if not went_on:
-        return quiet(_facts(idle, pace, step))
+        odd = odd_stack(scan)  # the stacks printed as the job was killed: the one rank not where the rest waited
+        if odd is None:
+            return quiet(_facts(idle, pace, step))
+        return dataclasses.replace(
+            quiet(_facts(idle, pace, step) | {"stack": odd.text}),
+            source=odd.source,
+            source_index=scan.source_index.get(odd.source, limit.source_index),
+            line=odd.line,
+            rank=odd.rank,
+            time=None,
+            text=odd.text,
+        )
     ((src, rank, word),) = went_on
     return dataclasses.replace(
         quiet(_facts(idle, pace, step)),

@@ -7,7 +7,7 @@ import pytest
 from conftest import CORPUS
 from helpers import run
 
-from signatures import Attribution, Report
+from signatures import Attribution, Report, diagnose
 
 WATCHDOG = (
     "[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL("
@@ -334,8 +334,25 @@ def test_one_ranks_first_sign_names_it_when_every_rank_then_fails_alike(matcher)
     assert "loss=inf" in a.reasons[0].text and a.reasons[0].source.endswith("rank1.log")
 
 
-def test_a_mismatch_only_one_rank_reported_names_that_rank(matcher):
+def test_a_mismatch_only_one_rank_reported_names_the_rank_whose_numbers_differ(matcher):
+    # task 1 printed "trainable params: 69160" where tasks 0 and 2 printed 133160 (a stale config on it)
     report = _diagnose_run(matcher, "005_allreduce_shape_mismatch", "srun.log")
+    a = attribution(report)
+    assert report.top is not None
+    assert (report.top.signature, a.rank, a.rule, a.confidence) == (
+        "gloo.received_size_mismatch",
+        1,
+        "odd_value_out",
+        "medium",
+    )
+    assert '"params: 69160" where ranks 0 and 2 both printed "params: 133160"' in a.reasons[0].text
+
+
+def test_a_mismatch_only_one_rank_reported_names_that_rank(matcher, tmp_path):
+    # the same run without the lines telling the ranks' sizes: only the reporter is left to name
+    log = (R6 / "005_allreduce_shape_mismatch" / "srun.log").read_text().splitlines()
+    (tmp_path / "srun.log").write_text("\n".join(line for line in log if "trainable params" not in line) + "\n")
+    report = diagnose([str(tmp_path / "srun.log")], matcher=matcher)
     a = attribution(report)
     assert report.top is not None
     assert (report.top.signature, a.rank, a.rule, a.confidence) == (
