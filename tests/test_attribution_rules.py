@@ -598,3 +598,13 @@ def test_an_agent_that_lost_the_store_after_a_rank_failed_on_its_own_is_its_knoc
 
     top = diagnose([str(R12 / "005_eval_split_missing")], matcher=matcher).top
     assert top is not None and top.initiating_rank == 0 and top.class_ != "rendezvous_failure"
+
+
+def test_a_numpy_overflow_warning_on_one_rank_is_the_first_sign_of_everyones_nan(matcher):
+    """blind_r9 010: torchrun --tee 3; rank 1 alone printed "RuntimeWarning: overflow encountered in cast" (its
+    loader packs features into float16), then every rank raised on a NaN average loss."""
+    report = diagnose([str(CORPUS / "blind_r9" / "runs" / "010_fp16_cast_overflow" / "slurm-33.out")], matcher=matcher)
+    a = attribution(report)
+    assert report.top is not None
+    assert (report.top.class_, a.rank, a.rule) == ("nan_inf_loss", 1, "first_sign")
+    assert "overflow encountered in cast" in a.reasons[0].text
