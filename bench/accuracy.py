@@ -49,6 +49,8 @@ SETS = {
     "runs_r19": ROOT / "tests" / "corpus" / "blind_r19",  # after the runs_r18 fixes
     "runs_r20": ROOT / "tests" / "corpus" / "blind_r20",  # scored on 064e5b2, during the runs_r19 fixes
     "runs_r21": ROOT / "tests" / "corpus" / "blind_r21",  # after the runs_r19 and runs_r20 fixes
+    "runs_r22": ROOT / "tests" / "corpus" / "blind_r22",  # after the runs_r21 fixes (with runs_r23, same frozen)
+    "runs_r23": ROOT / "tests" / "corpus" / "blind_r23",  # a second evaluator at the same time
 }
 
 
