@@ -1160,6 +1160,7 @@ def _rank_list(ranks) -> str:
 # model check ("DDP expects same model across all ranks, but Rank 0 has 6 params, while rank 2 has inconsistent 8
 # params", reducer.cpp): both name the first rank, in rank order, that differs from the reporter
 _OTHER_RANK = re.compile(r"but Rank (\d+) is running|while rank (\d+) has inconsistent")
+_VS_RANK_0 = "of the same param in process 0"  # DDP's per-parameter shape check (see _against_rank_0)
 
 
 def _share_frames(events: list[Event]) -> None:
@@ -1254,6 +1255,9 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] 
     ProcessGroupWrapper): the rank most reports name as the other is the odd one; a report from NCCL's own check
     names it directly. A single report naming the lowest rank other than its own cannot tell the two apart: the
     reporter, if it is the odd one, names exactly that rank too (low)."""
+    against_0 = _against_rank_0(events, view)
+    if against_0 is not None:
+        return against_0
     votes: dict[int, list[Event]] = {}
     for e in events:
         other = _OTHER_RANK.search(e.text)
@@ -1289,6 +1293,23 @@ def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] 
         ),
         "high",
     )
+
+
+def _against_rank_0(events: list[Event], view: JobView) -> tuple[int, Reason, str] | None:
+    """DDP's start-up check compares every rank's parameter shapes with rank 0's, and the ranks that differ
+    raise ("[3]: params[0] in this process with sizes [...] appears not to match sizes of the same param in
+    process 0"): one rank raising is the one whose model differs; every rank but 0 raising means rank 0's does."""
+    raised = sorted({e.rank for e in events if e.rank is not None and _VS_RANK_0 in e.text})
+    if not raised:
+        return None
+    first = next(e for e in events if e.rank == raised[0] and _VS_RANK_0 in e.text)
+    if len(raised) == 1 and raised[0] != 0:
+        why = f"rank {raised[0]} alone found its parameter shapes differ from rank 0's (DDP compares every rank with rank 0)"
+        return raised[0], Reason(why, first.source, first.line), "high"
+    if len(raised) >= 2 and 0 not in raised and set(raised) >= view.expected - {0}:
+        why = f"every rank but 0 ({_rank_list(raised)}) found its parameter shapes differ from rank 0's: rank 0's model is the odd one"
+        return 0, Reason(why, first.source, first.line), "high"
+    return None
 
 
 def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], oddities: Oddities) -> Attribution:

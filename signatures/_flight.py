@@ -138,10 +138,11 @@ def analyze(dumps: list[Dump], world_size: int | None = None) -> dict:
     for seq in sorted(by_seq):
         shapes = by_seq[seq]
         if len(set(shapes.values())) > 1 and len(shapes) >= 2:
-            common, _ = Counter(shapes.values()).most_common(1)[0]
+            ((common, most), *rest) = Counter(shapes.values()).most_common()
+            tie = rest[0][1] == most  # no majority (one dump against one): the dumps cannot say which side is odd
             out["mismatch"] = {
                 "seq": seq,
-                "odd": sorted(r for r, s in shapes.items() if s != common),
+                "odd": [] if tie else sorted(r for r, s in shapes.items() if s != common),
                 "expected": common,
                 "got": {r: s for r, s in shapes.items() if s != common},
             }

@@ -749,7 +749,13 @@ def render_lines(report: Report, width: int = 100) -> list[Line]:
             )
         if fr.mismatch:
             m = fr.mismatch
-            out.append(("text", f"  collective {m.seq} differs on ranks {rank_ranges(m.odd)}: expected {m.expected}"))
+            if m.odd:
+                out.append(
+                    ("text", f"  collective {m.seq} differs on ranks {rank_ranges(m.odd)}: expected {m.expected}")
+                )
+            else:  # as many dumps on each side: no majority to say which is odd
+                sides = "; ".join(f"rank {r}: {shape}" for r, shape in sorted(m.got.items()))
+                out.append(("text", f"  collective {m.seq} differs between the dumps ({sides}; others: {m.expected})"))
     if report.baseline is not None and report.outcome == "diagnosed":  # after the diagnosis, as more evidence
         out += [("text", ""), *(("text", line) for line in _baseline_lines(report.baseline))]
     ranks = rank_ranges(stats.ranks) if stats.ranks else "none seen"
