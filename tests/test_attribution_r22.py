@@ -69,3 +69,15 @@ def test_an_async_checkpoint_wait_that_ended_is_not_a_hang_and_the_timeout_is_th
         "checkpoint_write_timeout",
         2,
     )
+
+
+def test_a_silent_rank_whose_last_line_started_a_background_shard_write_hung_in_it(matcher):
+    # blind_r18 023: every rank logs "checkpoint step 15: shard write started in background" and then "wrote
+    # .../shard-0000N-of-00004.pt", except rank 3, which says nothing more; ranks 0-2 time out
+    runs = CORPUS / "blind_r18" / "runs"
+    d = diagnose([str(runs / "023_async_ckpt_writer_stuck")], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == (
+        "checkpoint.save_never_completed",
+        "checkpoint_writer_hang",
+        3,
+    )
