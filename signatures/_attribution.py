@@ -79,7 +79,12 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous; a rendezvous that
   waited for a rank, or an agent that lost the store, after another rank failed on its own is that failure's
   knock-on).
-- `odd_value_out` / `odd_stack_out` (low): see above.
+- `odd_stack_out`: no rank failed on its own, the launcher saw at least two ranks end by a signal (a stall
+  watchdog's abort, a kill), and the stacks they printed show the others waiting inside a collective and one rank
+  elsewhere: the job hung there (`train.stack_dump_collective_wait`, job_hang_no_progress, _dumped_hang) (medium);
+  or every rank failed alike (or timed out alike), but the stacks printed at the end (faulthandler,
+  py-spy) show one rank's main thread somewhere the others' are not (_oddity.odd_stack) (medium); for a lost peer
+  with nothing else to go on, low (as `odd_value_out`).
 - `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
 """
 
@@ -97,9 +102,10 @@ from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
 from ._lines import PREFIX_CHARS, TORCHRUN_ATTEMPT
-from ._oddity import Oddities
+from ._oddity import Oddities, odd_stack
 from ._ranks import (
     FATAL_EXITS,
+    TEARDOWN_EXITS,
     JobView,
     build_view,
     exit_code,
@@ -385,6 +391,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         launcher += roots
         roots = [stalled]
         events.append(stalled)
+    dumped = _dumped_hang(roots, launcher, scan, sigs)
+    if dumped is not None:  # every rank was stopped by a signal, and their stacks show them waiting on one
+        roots = [dumped]
+        events.append(dumped)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     # a fatal signal on a rank whose own log already shows the knock-on (a lost peer, a timeout) before it came
     # after that error (C++'s "terminate called" aborting the process the exception left): not on its own
@@ -549,6 +559,30 @@ def _interrupted_hang(roots: list[Event], collateral: list[Event], view: JobView
     if idle is not None and idle < STOPPED_EARLY_SECONDS:
         return None
     return hung
+
+
+STACK_WAIT = "train.stack_dump_collective_wait"  # a stack dump of a process blocked in a collective
+
+
+def _dumped_hang(
+    roots: list[Event], launcher: list[Event], scan: ScanResult, sigs: dict[str, Signature]
+) -> Event | None:
+    """No rank failed on its own, but the launcher saw at least two ranks end by a signal (a stall watchdog's
+    abort, a kill after a hang) and the stacks they printed show the others waiting inside a collective and one
+    rank elsewhere: the job hung on that rank. Its stack dump, as a job_hang_no_progress finding, or None."""
+    if roots:
+        return None
+    ended = {w.rank for w in launcher if w.rank is not None and "launcher-exit" in sigs[w.sig_id].tags}
+    signalled = {
+        w.rank
+        for w in launcher
+        if w.rank is not None and (FATAL_EXITS.get(exit_code(w)) or exit_code(w) in TEARDOWN_EXITS)
+    }
+    odd = odd_stack(scan)
+    if odd is None or not odd.others_waiting or len(signalled) < 2 or not signalled >= ended:
+        return None
+    first = min(launcher, key=lambda w: (w.source_index, w.line))
+    return odd.place(first, scan, sig_id=STACK_WAIT, values={"stack": odd.text}, kind="match")
 
 
 def _stopped_inside(f: Finding, scan: ScanResult, sigs: dict[str, Signature], key) -> Finding:
@@ -820,6 +854,14 @@ def _attribute_rank(
         )
     if sig.id == STALLED:
         return _stalled_reasons(event, because)
+    if sig.id == STACK_WAIT and "stack" in event.values:  # see _dumped_hang
+        return because(
+            event.rank,
+            "odd_stack_out",
+            "medium",
+            Reason(event.values["stack"], event.source, event.line),
+            *[Reason(f"the launcher saw rank {w.rank} end ({exit_code(w)})", w.source, w.line) for w in launcher[:3]],
+        )
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,
@@ -922,6 +964,9 @@ def _attribute_rank(
         own_way = _went_its_own_way(view, same_sig)
         if own_way is not None:
             return because(own_way[0], own_way[1], "medium", own_way[2], alike)
+        stack = oddities.stack  # the stacks printed at the end: the one rank not where the others waited
+        if stack is not None:
+            return because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line), alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
         found = _silent_or_behind(view, sig, ranks, event)
@@ -934,6 +979,9 @@ def _attribute_rank(
         elsewhere = _in_another_collective([*same_sig, *(e for s in view.ranks.values() for e in s.collateral)])
         if elsewhere is not None:
             return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
+        stack = oddities.stack
+        if stack is not None:
+            return because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line))
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
             return because(
                 None,

@@ -24,7 +24,7 @@ VALUE_DEPTH = 60  # ... looked for among its last this many lines
 # "Stack (most recent call first):") and py-spy dump's ('Thread 4242 (active): "MainThread"')
 _DUMP = re.compile(rb"\(most recent call first\):|\((?:active|idle)[^)\n]*\): \"")
 _THREAD = re.compile(
-    r"^(?:(?P<current>Current thread)|Thread|Stack)(?: 0x[0-9a-fA-F]+| \d+)?(?: \[[^\]\n]*\])? \(most recent call "
+    r"^(?:Current thread|Thread|Stack)(?: 0x[0-9a-fA-F]+| \d+)?(?: \[[^\]\n]*\])? \(most recent call "
     r'first\):|^Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle)[^)]*\): "(?P<name>[^"]*)"'
 )
 # its frames: faulthandler's '  File "/x/train.py", line 153 in <module>' (a traceback has ", in"), py-spy's
@@ -82,7 +82,7 @@ def _short(path: str) -> str:
 def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[bytes], number: int, rank_hint) -> None:
     """Each rank's last stack dump in `lines` (see Stack); a rank's lines are told apart by their label, or are
     the file's own rank's. Lines from a rank that named no rank in a shared console are left out."""
-    dumps: dict[int, list[tuple[bool, bool, int, list[str]]]] = {}  # rank -> its dump's threads
+    dumps: dict[int, list[tuple[bool, int, list[str]]]] = {}  # rank -> its dump's threads (main?, line, frames)
     inside: dict[int, bool] = {}
     for i, raw in enumerate(lines):
         text = _text(raw.rstrip(b"\r"))
@@ -96,7 +96,7 @@ def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[b
             threads = dumps.setdefault(mine, [])
             if not inside.get(mine):
                 threads.clear()  # a later dump replaces an earlier one
-            threads.append((bool(head.group("current")), head.group("name") == "MainThread", number + i, []))
+            threads.append((head.group("name") == "MainThread", number + i, []))
             inside[mine] = True
             continue
         if not inside.get(mine):
@@ -104,13 +104,15 @@ def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[b
         frame = _FAULT_FRAME.match(body) or _SPY_FRAME.match(body)
         if frame:
             threads = dumps[mine]
-            threads[-1][3].append(f"{frame.group('func')} ({_short(frame.group('file'))}:{frame.group('line')})")
+            threads[-1][2].append(f"{frame.group('func')} ({_short(frame.group('file'))}:{frame.group('line')})")
         elif body.strip():
             inside[mine] = False  # faulthandler puts a blank line between threads; anything else ends the dump
     for rank, threads in dumps.items():
-        chosen = next((t for t in threads if t[0]), None) or next((t for t in threads if t[1]), None) or threads[-1]
-        if chosen[3]:
-            into[(source, rank)] = Stack(chosen[2], tuple(chosen[3]))
+        # the main thread: py-spy names it; faulthandler lists threads newest first, so the main thread last (its
+        # "Current thread" is whichever thread dumped: a stall watchdog's own thread when it dumps from a timer)
+        chosen = next((t for t in threads if t[0]), None) or threads[-1]
+        if chosen[2]:
+            into[(source, rank)] = Stack(chosen[1], tuple(chosen[2]))
 
 
 def values(

@@ -17,8 +17,8 @@ class LastWord:
 @dataclass(frozen=True)
 class Stack:
     """A rank's stack as a dump at a source's end printed it (faulthandler on a signal or a timer, py-spy dump):
-    the thread that matters (faulthandler's current thread, py-spy's MainThread, else the last one listed, which
-    is the oldest: the main thread) as frames "func (file:line)", innermost first; `line` is its header's."""
+    its main thread (py-spy's MainThread; faulthandler's last listed, the oldest) as frames "func (file:line)",
+    innermost first; `line` is its header's."""
 
     line: int
     frames: tuple[str, ...]

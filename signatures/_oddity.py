@@ -18,12 +18,13 @@ seen by one receiver, peers lost with nobody named, a hang ended by the schedule
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cached_property
 
 from ._ends import COUNT, VALUE
-from ._events import ScanResult
+from ._events import Event, ScanResult
 
 # a frame inside a collective or autograd's engine (DDP all-reduces gradients from backward's hooks)
 WAITING = re.compile(
@@ -54,6 +55,20 @@ class Odd:
     source: str
     line: int
     text: str
+    others_waiting: bool = False  # the other ranks' stacks are inside a collective (they waited for this one)
+
+    def place(self, event: Event, scan: ScanResult, **changes) -> Event:
+        """`event` moved onto this evidence: its rank, source, line and text (with `changes`)."""
+        return dataclasses.replace(
+            event,
+            source=self.source,
+            source_index=scan.source_index.get(self.source, event.source_index),
+            line=self.line,
+            rank=self.rank,
+            time=None,
+            text=self.text,
+            **changes,
+        )
 
 
 class Oddities:
@@ -107,9 +122,10 @@ def odd_stack(scan: ScanResult) -> Odd | None:
     found = _lone(groups) if len(per) >= MIN_RANKS else None
     if found is not None:
         lone, rank, common, rest = found
+        others_waiting = any(WAITING.search(f) for f in common)  # type: ignore[attr-defined]
         text = f"ranks {_ranks(rest)} {_all(rest)} at {common[0]} and rank {rank} alone at {lone[0]}"  # type: ignore[index]
     elif len(free) == 1 and waiting:
-        rank = free[0]
+        rank, others_waiting = free[0], True
         text = (
             f"{'rank' if len(waiting) == 1 else 'ranks'} {_ranks(waiting)} waiting inside a collective and rank "
             f"{rank} alone outside one, at {per[rank][2][0]}"
@@ -117,7 +133,13 @@ def odd_stack(scan: ScanResult) -> Odd | None:
     else:
         return None
     source, line, _ = per[rank]
-    return Odd(rank, _name(scan, source), line, f"the stacks printed at the end show {text}: the others waited for it")
+    return Odd(
+        rank,
+        _name(scan, source),
+        line,
+        f"the stacks printed at the end show {text}: the others waited for it",
+        others_waiting,
+    )
 
 
 def odd_value(scan: ScanResult) -> Odd | None:

@@ -78,15 +78,7 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
         odd = odd_stack(scan)  # the stacks printed as the job was killed: the one rank not where the rest waited
         if odd is None:
             return quiet(_facts(idle, pace, step))
-        return dataclasses.replace(
-            quiet(_facts(idle, pace, step) | {"stack": odd.text}),
-            source=odd.source,
-            source_index=scan.source_index.get(odd.source, limit.source_index),
-            line=odd.line,
-            rank=odd.rank,
-            time=None,
-            text=odd.text,
-        )
+        return odd.place(quiet(_facts(idle, pace, step) | {"stack": odd.text}), scan)
     ((src, rank, word),) = went_on
     return dataclasses.replace(
         quiet(_facts(idle, pace, step)),

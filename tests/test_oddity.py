@@ -194,3 +194,32 @@ def test_a_receivers_size_check_is_laid_on_the_rank_that_counted_differently(mat
     # check fired on rank 2, the receiver
     d = diagnose([str(RUNS.parent.parent / "blind_r20" / "runs" / "018_eval_metrics")], matcher).diagnoses[0]
     assert (d.class_, d.initiating_rank, d.attribution.rule) == ("collective_mismatch", 0, "odd_value_out")
+
+
+def test_a_stall_watchdogs_aborts_with_stacks_are_a_hang_on_the_rank_not_waiting(matcher):
+    # blind_r12 016, srun --label: every rank's own watchdog dumps its threads (faulthandler, from the watchdog's
+    # thread) and aborts; the main threads of ranks 0 and 1 sit in backward (DDP's all-reduce), rank 2's in an
+    # unbounded sampling loop; srun reports every task Aborted
+    runs = RUNS.parent.parent / "blind_r12" / "runs"
+    d = diagnose([str(runs / "016_watchdog_sample_loop")], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == ("train.stack_dump_collective_wait", "job_hang_no_progress", 2)
+    assert d.attribution.rule == "odd_stack_out" and "rank 2 alone at forward" in d.attribution.reasons[0].text
+
+
+def test_the_main_thread_is_compared_not_the_thread_that_dumped():
+    # a watchdog thread dumping all threads is faulthandler's "Current thread"; the main thread is listed last
+    lines = []
+    for rank in range(3):
+        main = BACKWARD if rank != 1 else ['  File "/job/train.py", line 52 in sample']
+        lines += _dump(rank, ['  File "/job/train.py", line 18 in watchdog'])
+        lines += [f"{rank}: "] + _dump(rank, main, current=False)
+    odd = odd_stack(_scan(_ends("\n".join(lines))))
+    assert odd is not None and odd.rank == 1 and odd.others_waiting
+
+
+def test_aborts_whose_stacks_single_out_no_waiting_majority_stay_the_launchers(matcher):
+    log = [f"srun: error: n1: task {r}: Aborted" for r in range(3)]
+    for rank in range(3):
+        log += _dump(rank, [f'  File "/job/train.py", line {40 + rank} in step'], current=False)
+    report = diagnose_sources([source_from_bytes("slurm-9.out", ("\n".join(log) + "\n").encode())], matcher)
+    assert report.diagnoses[0].signature != "train.stack_dump_collective_wait"
