@@ -57,7 +57,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   (early stopping, "training finished": a completion line) before: it left (medium); or every rank timed out
   and exactly one had said it finished before its own timeout: it ran out of data first (medium).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
-  the collective timeout except one (high with a world size, medium otherwise).
+  the collective timeout except one (high with a world size, medium otherwise). A SIGTERM a rank was sent when
+  the job was ended (teardown, preemption_sigterm) is not its report, nor its own failure. A time limit that
+  came long after the ranks stopped and after two or more ranks' knock-on is teardown (_stall.failed_before_limit).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
@@ -111,12 +113,13 @@ from ._ranks import (
     exit_code,
     failed_on_its_own,
     global_ranks,
+    mark_forced_kills,
     spawned_ranks,
     task_file_ranks,
 )
 from ._refine import refine
 from ._schema import Pattern, Signature
-from ._stall import STALLED, stalled_until_limit
+from ._stall import STALLED, failed_before_limit, stalled_until_limit
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
@@ -362,7 +365,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             and went_on(e.source, e.line, e.rank)
         )
     ]
-    launcher = [e for e in events if sigs[e.sig_id].role == "wrapper"]
+    launcher = mark_forced_kills([e for e in events if sigs[e.sig_id].role == "wrapper"])
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
     teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher)]
@@ -386,6 +389,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         launcher = [e for e in launcher if e is not hung] + [e for e in roots if e is not hung]
         roots = [dataclasses.replace(hung, sig_id=INTERRUPTED)]
         events.append(roots[0])
+    if failed_before_limit(roots, collateral, scan, sigs):  # the ranks had timed out before the limit ended them
+        launcher += roots
+        roots = []
     stalled = stalled_until_limit(roots, scan, sigs)
     if stalled is not None:  # the time limit ended a job that had already stopped making progress
         launcher += roots
@@ -969,7 +975,7 @@ def _attribute_rank(
             return because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line), alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
-        found = _silent_or_behind(view, sig, ranks, event)
+        found = _silent_or_behind(view, sig, ranks, event, sigs)
         if found is not None:
             return found
         own_way = _went_its_own_way(view, same_sig)
@@ -1444,11 +1450,19 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
     )
 
 
-def _silent_or_behind(view: JobView, sig: Signature, ranks: list[int], event: Event) -> Attribution | None:
-    timed_out = {r for r, s in view.ranks.items() if s.timeouts or s.collateral}
+def _silent_or_behind(
+    view: JobView, sig: Signature, ranks: list[int], event: Event, sigs: dict[str, Signature]
+) -> Attribution | None:
+    def knock_on(e: Event) -> bool:  # not a stop from outside (a SIGTERM a rank was sent when the job was ended)
+        return "teardown" not in sigs[e.sig_id].tags and sigs[e.sig_id].cls != "preemption_sigterm"
+
+    timed_out = {r for r, s in view.ranks.items() if s.timeouts or any(map(knock_on, s.collateral))}
     if not timed_out:
         return None
-    missing = sorted(view.expected - timed_out - {r for r, s in view.ranks.items() if s.roots})
+    failed = {
+        r for r, s in view.ranks.items() if any(knock_on(e) and not _is_fallback(sigs[e.sig_id]) for e in s.roots)
+    }
+    missing = sorted(view.expected - timed_out - failed)
     if len(missing) == 1 and len(timed_out) >= 1:
         rank = missing[0]
         state = view.ranks.get(rank)

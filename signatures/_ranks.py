@@ -30,7 +30,8 @@ FATAL_EXITS = {
     "-8": "SIGFPE",
     "136": "SIGFPE",
 }
-TEARDOWN_EXITS = {"-15", "143", "-2", "130"}  # SIGTERM / SIGINT: the launcher stopping the survivors
+FORCED = "-9 (forced)"  # torchrun's SIGKILL of a worker that outlived its SIGTERM (see mark_forced_kills)
+TEARDOWN_EXITS = {"-15", "143", "-2", "130", FORCED}  # SIGTERM / SIGINT: the launcher stopping the survivors
 SRUN_SIGNALS = {
     "Killed": "-9",
     "Out Of Memory": "-9",
@@ -49,7 +50,27 @@ def exit_code(e: Event) -> str:
     """The exit a launcher event reports, as torchrun writes it ("-9", "1"); srun's words turned into codes."""
     if e.values.get("raised"):  # mp.spawn: the process raised an exception, as Python's exit 1 says
         return "1"
+    if e.values.get("forced"):
+        return FORCED
     return e.values.get("exitcode") or SRUN_SIGNALS.get(e.values.get("how", ""), "")
+
+
+FORCED_KILL = "elastic.forced_kill_after_sigterm"
+
+
+def mark_forced_kills(launcher: list[Event]) -> list[Event]:
+    """torchrun logs "Unable to shutdown process P via 15, forcefully exiting via 9" before it SIGKILLs a worker
+    that outlived its SIGTERM: that worker's exit -9 is the launcher's teardown, not the OOM killer (exit_code
+    says FORCED)."""
+    forced = {e.values.get("pid") for e in launcher if e.sig_id == FORCED_KILL}
+    if not forced:
+        return launcher
+    return [
+        dataclasses.replace(e, values={**e.values, "forced": "1"})
+        if e.sig_id != FORCED_KILL and e.values.get("pid") in forced and exit_code(e) in ("-9", "137")
+        else e
+        for e in launcher
+    ]
 
 
 def global_ranks(events: list[Event]) -> list[Event]:

@@ -56,21 +56,10 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
     done = _finished_long_before(scan, limit, struck)
     if done is not None:  # training said it was done, and the processes were still there when the limit came
         return quiet({"idle": f"{done:.0f}", "how": "training had said it was done and never exited"})
-    paces = [
-        (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
-        for key, (first, seen) in scan.pace.items()
-        if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
-    ]
-    paces = [p for p in paces if p >= 0]  # a clock that went backwards gives no pace
-    progress = [(t, step) for (line, step, t) in scan.progress.values() if t is not None]
-    if not paces or not progress:
+    stopped = _stopped_before(scan, struck)
+    if stopped is None:
         return None
-    pace = statistics.median(paces)
-    last_time = max(t for t, _ in progress)
-    idle = struck - last_time
-    if idle < max(STALL_SECONDS, STALL_PACES * pace):
-        return None
-    step = max((st for t, st in progress if t == last_time and st is not None), default=None)
+    idle, pace, last_time, step = stopped
     went_on = _went_elsewhere(scan, last_time, limit)
     if len(went_on) > 1:
         return None  # several ranks moved on to other work (an evaluation, a save): the job was still busy
@@ -90,6 +79,40 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
         eff_time=word.time if word.time is not None else limit.eff_time,
         text=word.text,
     )
+
+
+def _stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float, int | None] | None:
+    """(idle seconds, pace, time of the last progress, its step) when the ranks' timed progress stopped
+    STALL_PACES of their usual intervals (and STALL_SECONDS) before `struck`, else None."""
+    paces = [
+        (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
+        for key, (first, seen) in scan.pace.items()
+        if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
+    ]
+    paces = [p for p in paces if p >= 0]  # a clock that went backwards gives no pace
+    progress = [(t, step) for (line, step, t) in scan.progress.values() if t is not None]
+    if not paces or not progress:
+        return None
+    pace = statistics.median(paces)
+    last_time = max(t for t, _ in progress)
+    idle = struck - last_time
+    if idle < max(STALL_SECONDS, STALL_PACES * pace):
+        return None
+    return idle, pace, last_time, max((st for t, st in progress if t == last_time and st is not None), default=None)
+
+
+def failed_before_limit(
+    roots: list[Event], collateral: list[Event], scan: ScanResult, sigs: dict[str, Signature]
+) -> bool:
+    """Every root failure is a time limit, yet ranks had already reported knock-on failures (collective timeouts,
+    lost peers) and their progress had stopped long before it (see _stopped_before): the job had failed, and the
+    limit only ended what was left of it. Then the limit is teardown, and the knock-on tells the story."""
+    if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
+        return False
+    limit = min(roots, key=lambda e: (e.source_index, e.line))
+    struck = _limit_time(limit)
+    ranks = {e.rank for e in collateral if e.rank is not None and (e.time is None or struck is None or e.time < struck)}
+    return struck is not None and len(ranks) >= 2 and _stopped_before(scan, struck) is not None
 
 
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
