@@ -51,6 +51,7 @@ SETS = {
     "runs_r21": ROOT / "tests" / "corpus" / "blind_r21",  # after the runs_r19 and runs_r20 fixes
     "runs_r22": ROOT / "tests" / "corpus" / "blind_r22",  # after the runs_r21 fixes (with runs_r23, same frozen)
     "runs_r23": ROOT / "tests" / "corpus" / "blind_r23",  # a second evaluator at the same time
+    "runs_r24": ROOT / "tests" / "corpus" / "blind_r24",  # elastic and multi-node shapes, frozen after the r25 fixes
     "runs_r25": ROOT / "tests" / "corpus" / "blind_r25",  # after the runs_r22/r23 fixes (runs_r24 at the same time)
 }
 

@@ -269,9 +269,11 @@ class Survival:
         for (index, rank), (line, _, _) in scan.progress.items():
             ranks = self.after.setdefault(index, {})
             ranks[rank] = max(ranks.get(rank, 0), line - 1)
+        self.done: dict[int, dict[int | None, int]] = {}  # per source: rank -> its last line saying it finished
         for (index, rank), line in scan.finished.items():
             ranks = self.after.setdefault(index, {})
             ranks[rank] = max(ranks.get(rank, 0), line)
+            self.done.setdefault(index, {})[rank] = line
         # torchrun --log-dir writes attempt_N/<local rank>/ per restart: the attempts in which each local rank
         # finished, and whether every local rank of the last attempt did
         finished_sources = {index for index, _ in scan.finished}
@@ -296,6 +298,14 @@ class Survival:
         after = self.after.get(self.index.get(source, -1), {})
         ranks = [rank] if rank is not None else list(after)
         return bool(ranks) and all(after.get(r, 0) > line for r in ranks)
+
+    def finished_after(self, source: str, line: int) -> bool:
+        """Ranks that trained in `source` (at least two) said training finished after `line` (with __call__:
+        every rank went on past it): whatever failed there (a helper thread dying) did not stop the run. Any rank's
+        line will do: interleaved output glues one rank's last line onto another's."""
+        index = self.index.get(source, -1)
+        trained = [r for r in self.after.get(index, {}) if r is not None]
+        return len(trained) >= 2 and any(done > line for done in self.done.get(index, {}).values())
 
     def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
         """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
@@ -361,7 +371,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         if not e.handled
         and not (
             (_is_fallback(sigs[e.sig_id]) or _recoverable(sigs[e.sig_id]))
-            and not e.in_thread
+            and (not e.in_thread or went_on.finished_after(e.source, e.line))
             and went_on(e.source, e.line, e.rank)
         )
     ]

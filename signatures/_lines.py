@@ -184,6 +184,7 @@ COMPLETION_MARKERS = [
     r"(?i:\b(?:finished|done with|completed)\s+training\b)",
     r"(?i:\bfinished\s+\d+\s+(?:steps|epochs|iterations|iters)\b)",  # "finished 60 steps"
     r'"event":\s*"(?:finished|training_complete|done)"',  # a JSON-lines logger's record
+    r"(?i:\brun complete(?:d)?\b)",  # "run complete" ({"msg": "run complete", "steps": 50})
     # a rank leaving on its own once its work ran out: "epoch finished after 22 batches, exiting",
     # "no data for this rank, nothing to do -- exiting", "rank 2 exiting normally"
     r"(?i:\b(?:epoch|training|train|loop|data|dataset|shard|work)\s+(?:is\s+)?(?:finished|done|complete|completed|"

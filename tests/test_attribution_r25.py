@@ -34,3 +34,14 @@ def test_a_time_limit_long_after_the_ranks_timed_out_is_the_end_not_the_cause(ma
     # metrics flush; the time limit comes about 3 minutes after the last step and rank 2 then gets its SIGTERM
     d = diagnose([str(RUNS / "007_metrics_flush_hang")], matcher).diagnoses[0]
     assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nccl_timeout", 2, "silent_rank")
+
+
+def test_a_helper_threads_death_in_a_run_every_rank_then_finished_is_healthy(matcher, tmp_path):
+    # blind_r24 028, JSON lines: the metrics-uploader thread dies (no rank), every rank trains on to step 50 and
+    # logs "run complete"
+    run = RUNS.parent.parent / "blind_r24" / "runs" / "028_healthy_uploader_thread_dies"
+    assert diagnose([str(run)], matcher).outcome == "healthy"
+    # the same log cut before the ranks said they were done: the thread's death is still reported
+    lines = (run / "run.log").read_text().splitlines()
+    (tmp_path / "run.log").write_text("\n".join(x for x in lines if "run complete" not in x) + "\n")
+    assert diagnose([str(tmp_path / "run.log")], matcher).outcome != "healthy"
