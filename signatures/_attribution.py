@@ -104,7 +104,7 @@ from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
 from ._lines import PREFIX_CHARS, TORCHRUN_ATTEMPT
-from ._oddity import Oddities, odd_stack
+from ._oddity import Oddities
 from ._ranks import (
     FATAL_EXITS,
     TEARDOWN_EXITS,
@@ -391,6 +391,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ]
     collateral = [e for e in events if sigs[e.sig_id].role == "collateral"]
     view = build_view(scan, sigs)
+    oddities = Oddities(scan)  # worked out once, when a rule first asks
     held = _unfinished_on_a_silent_rank(scan, view)
     roots += held
     events += held
@@ -402,12 +403,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     if failed_before_limit(roots, collateral, scan, sigs):  # the ranks had timed out before the limit ended them
         launcher += roots
         roots = []
-    stalled = stalled_until_limit(roots, scan, sigs)
+    stalled = stalled_until_limit(roots, scan, sigs, oddities)
     if stalled is not None:  # the time limit ended a job that had already stopped making progress
         launcher += roots
         roots = [stalled]
         events.append(stalled)
-    dumped = _dumped_hang(roots, launcher, scan, sigs)
+    dumped = _dumped_hang(roots, launcher, scan, sigs, oddities)
     if dumped is not None:  # every rank was stopped by a signal, and their stacks show them waiting on one
         roots = [dumped]
         events.append(dumped)
@@ -443,7 +444,16 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         related = [e for e in burst if e.sig_id != sig.id]
         findings.append(
             _finding(
-                scan, view, sig, winner, [e for e in events if e.sig_id == sig.id], related, promoted, launcher, sigs
+                scan,
+                view,
+                sig,
+                winner,
+                [e for e in events if e.sig_id == sig.id],
+                related,
+                promoted,
+                launcher,
+                sigs,
+                oddities,
             )
         )
         classes_seen.add(sig.cls)
@@ -497,6 +507,7 @@ def _finding(
     promoted: bool,
     launcher: list[Event],
     sigs: dict[str, Signature],
+    oddities: Oddities,
 ) -> Finding:
     # events are kept per (signature, rank), so every rank that fired has at least one here;
     # ranks whose events yielded to a specific signature are gone from `same_sig`
@@ -505,9 +516,7 @@ def _finding(
     count = max(count, len(same_sig))  # a refined signature's lines are counted under the one it refines
     if event.kind == "count":
         event = _first_counted(scan.precursors, sig, event)
-    attribution = _attribute_rank(
-        view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors, Oddities(scan)
-    )
+    attribution = _attribute_rank(view, sig, event, same_sig, related, ranks, launcher, sigs, scan.precursors, oddities)
     return Finding(sig, event, same_sig, ranks, count, attribution.rank, promoted, related, [], launcher, attribution)
 
 
@@ -581,7 +590,7 @@ STACK_WAIT = "train.stack_dump_collective_wait"  # a stack dump of a process blo
 
 
 def _dumped_hang(
-    roots: list[Event], launcher: list[Event], scan: ScanResult, sigs: dict[str, Signature]
+    roots: list[Event], launcher: list[Event], scan: ScanResult, sigs: dict[str, Signature], oddities: Oddities
 ) -> Event | None:
     """No rank failed on its own, but the launcher saw at least two ranks end by a signal (a stall watchdog's
     abort, a kill after a hang) and the stacks they printed show the others waiting inside a collective and one
@@ -594,7 +603,7 @@ def _dumped_hang(
         for w in launcher
         if w.rank is not None and (FATAL_EXITS.get(exit_code(w)) or exit_code(w) in TEARDOWN_EXITS)
     }
-    odd = odd_stack(scan)
+    odd = oddities.stack
     if odd is None or not odd.others_waiting or len(signalled) < 2 or not signalled >= ended:
         return None
     first = min(launcher, key=lambda w: (w.source_index, w.line))

@@ -54,9 +54,7 @@ def last_words(
         raw = lines[i].rstrip(b"\r")
         if _CHATTER.search(raw):
             continue
-        plain = raw.isascii() and b"\x1b" not in raw
-        text = raw.decode() if plain else strip_ansi(raw.decode("utf-8", "replace"))
-        rank = prefix_of(raw)[0] if plain else rank_and_host(text)[0]
+        text, rank = _read(raw)
         mine = rank if rank is not None else rank_hint
         if mine in seen:
             continue
@@ -66,12 +64,12 @@ def last_words(
             return  # a rank's own file: its last line is all there is to know
 
 
-def _text(raw: bytes) -> str:
-    return raw.decode() if raw.isascii() and b"\x1b" not in raw else strip_ansi(raw.decode("utf-8", "replace"))
-
-
-def _rank(raw: bytes, text: str) -> int | None:
-    return prefix_of(raw)[0] if raw.isascii() and b"\x1b" not in raw else rank_and_host(text)[0]
+def _read(raw: bytes) -> tuple[str, int | None]:
+    """A line's text and the rank its prefix names: a plain ASCII line by its head's shape (most lines: no regex)."""
+    if raw.isascii() and b"\x1b" not in raw:
+        return raw.decode(), prefix_of(raw)[0]
+    text = strip_ansi(raw.decode("utf-8", "replace"))
+    return text, rank_and_host(text)[0]
 
 
 def _short(path: str) -> str:
@@ -85,8 +83,7 @@ def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[b
     dumps: dict[int, list[tuple[bool, int, list[str]]]] = {}  # rank -> its dump's threads (main?, line, frames)
     inside: dict[int, bool] = {}
     for i, raw in enumerate(lines):
-        text = _text(raw.rstrip(b"\r"))
-        rank = _rank(raw, text)
+        text, rank = _read(raw.rstrip(b"\r"))
         mine = rank if rank is not None else rank_hint
         if mine is None:
             continue
@@ -126,8 +123,7 @@ def values(
         raw = lines[i].rstrip(b"\r")
         if _CHATTER.search(raw):
             continue
-        text = _text(raw)
-        rank = _rank(raw, text)
+        text, rank = _read(raw)
         mine = rank if rank is not None else rank_hint
         seen = depth[mine] = depth.get(mine, 0) + 1
         if mine is None or seen > VALUE_DEPTH or not (b"=" in raw or b": " in raw):

@@ -142,11 +142,12 @@ class RuleKinds:
             # does not follow); only the series the rule follows are judged
             track = self.tracks.get((st.index, rank))
             if track is None:
-                track = self.tracks[(st.index, rank)] = Track(first_time=prefix.time)
+                track = self.tracks[(st.index, rank)] = Track()
             if line_no >= track.line:
                 track.line, track.step, track.time, track.loss = line_no, step, prefix.time, value
             if prefix.time is not None:  # the pace of progress: from the first timed line, how many
-                track.first_time = prefix.time if track.first_time is None else track.first_time
+                if track.first_time is None:
+                    track.first_time = prefix.time
                 track.timed += 1
             read = _trend.reading(sig.trend, groups)
             if read is None:

@@ -20,7 +20,7 @@ import statistics
 
 from ._events import Event, LastWord, ScanResult
 from ._lines import parse_time
-from ._oddity import odd_stack
+from ._oddity import Oddities
 from ._schema import Signature
 
 STALLED = "slurm.time_limit_after_stall"  # the finding this rule makes of a time limit
@@ -38,17 +38,26 @@ def _limit_time(e: Event) -> float | None:
     return parse_time(stamp) if stamp else e.eff_time
 
 
-def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> Event | None:
-    """The finding a time limit becomes when every root failure is the time limit and the job had stopped before
-    it: the ranks' progress stopped STALL_PACES of their usual intervals (and STALL_SECONDS) before it, or a line
-    said training was done FINISHED_SECONDS before it. Its event is the stuck rank's last word when exactly one
-    rank went elsewhere after the last step, else the limit's line with no rank; None when the limit stands."""
+def _the_limit(roots: list[Event], sigs: dict[str, Signature]) -> tuple[Event, float] | None:
+    """The time limit and when it struck, when every root failure is the time limit (and its time is known)."""
     if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
         return None
     limit = min(roots, key=lambda e: (e.source_index, e.line))
     struck = _limit_time(limit)
-    if struck is None:
+    return None if struck is None else (limit, struck)
+
+
+def stalled_until_limit(
+    roots: list[Event], scan: ScanResult, sigs: dict[str, Signature], oddities: Oddities
+) -> Event | None:
+    """The finding a time limit becomes when every root failure is the time limit and the job had stopped before
+    it: the ranks' progress stopped STALL_PACES of their usual intervals (and STALL_SECONDS) before it, or a line
+    said training was done FINISHED_SECONDS before it. Its event is the stuck rank's last word when exactly one
+    rank went elsewhere after the last step, else the limit's line with no rank; None when the limit stands."""
+    found = _the_limit(roots, sigs)
+    if found is None:
         return None
+    limit, struck = found
 
     def quiet(facts: dict[str, str]) -> Event:
         return dataclasses.replace(limit, sig_id=STALLED, rank=None, values={**limit.values, **facts})
@@ -64,7 +73,7 @@ def stalled_until_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Si
     if len(went_on) > 1:
         return None  # several ranks moved on to other work (an evaluation, a save): the job was still busy
     if not went_on:
-        odd = odd_stack(scan)  # the stacks printed as the job was killed: the one rank not where the rest waited
+        odd = oddities.stack  # the stacks printed as the job was killed: the one rank not where the rest waited
         if odd is None:
             return quiet(_facts(idle, pace, step))
         return odd.place(quiet(_facts(idle, pace, step) | {"stack": odd.text}), scan)
@@ -107,12 +116,12 @@ def failed_before_limit(
     """Every root failure is a time limit, yet ranks had already reported knock-on failures (collective timeouts,
     lost peers) and their progress had stopped long before it (see _stopped_before): the job had failed, and the
     limit only ended what was left of it. Then the limit is teardown, and the knock-on tells the story."""
-    if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
+    found = _the_limit(roots, sigs)
+    if found is None:
         return False
-    limit = min(roots, key=lambda e: (e.source_index, e.line))
-    struck = _limit_time(limit)
-    ranks = {e.rank for e in collateral if e.rank is not None and (e.time is None or struck is None or e.time < struck)}
-    return struck is not None and len(ranks) >= 2 and _stopped_before(scan, struck) is not None
+    struck = found[1]
+    ranks = {e.rank for e in collateral if e.rank is not None and (e.time is None or e.time < struck)}
+    return len(ranks) >= 2 and _stopped_before(scan, struck) is not None
 
 
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
