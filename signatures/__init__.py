@@ -156,10 +156,12 @@ def diagnose_sources(
     evidence = _kind.LogEvidence()  # is it a training log at all? (judged from each source's head, as it opens)
 
     def logs_only():
-        """Flight Recorder dumps are read aside (safely: no code runs); everything else is scanned."""
+        """Flight Recorder dumps are read aside (safely: no code runs); everything else is scanned, torchelastic's
+        error files last (small, read whole): a worker's own log next to one says which global rank it was."""
+        error_files = []
         for source in sources:
             if _flight.is_error_file(source.head):
-                yield _flight.error_file_source(source)
+                error_files.append(_flight.error_file_source(source))
                 continue
             if not _flight.is_pickle(source.head):
                 evidence.feed(source.head)
@@ -169,6 +171,7 @@ def diagnose_sources(
                 dumps.append(_flight.read_dump(source.name, source.head + source.stream.read(_flight.MAX_DUMP_BYTES)))
             except InputError as exc:
                 refused.append(str(exc))
+        yield from error_files
 
     scan = matcher.scan(logs_only(), progress)
     scan.skipped += refused

@@ -358,7 +358,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     """Return the findings (initiating first) and the scan as attribution read it: its events refined, with the
     ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
-    events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs))), scan.sources)
+    events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs), scan.progress)), scan.sources)
     scan = dataclasses.replace(scan, events=events)
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)

@@ -198,6 +198,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.ends = EndFacts()  # what each source's end says
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
+        self.attempt_ranks: dict[str, tuple[int | None, int]] = {}  # torchrun attempt dir -> (local, global) rank
         self.shape_ids: dict[bytes, int] = {}  # see BulkCounting._shape_ids
         self.id_shapes: list[bytes] = []
         self.window_ids: tuple[list[bytes] | None, list[int]] = (None, [])
@@ -213,6 +214,10 @@ class _Scan(BulkCounting, RuleKinds):
         self.sources.append(source.name)
         self.source_index[source.name] = index
         st = _SourceState(source, index)
+        attempt = TORCHRUN_ATTEMPT.search(source.name)
+        local, known = self.attempt_ranks.get(source.name[: attempt.end()], (None, None)) if attempt else (None, None)
+        if known is not None and local == source.rank_hint:
+            source.rank_hint = known  # a sibling said which global rank this worker is (see _sample_head)
         if source.rank_hint is not None:
             self.ranks.add(source.rank_hint)
         if source.host_hint:
@@ -274,6 +279,9 @@ class _Scan(BulkCounting, RuleKinds):
             # only that one, is that rank (on a second node, local rank 0 is not rank 0)
             st.source.rank_hint = named.pop()
             self.ranks.add(st.source.rank_hint)
+            attempt = TORCHRUN_ATTEMPT.search(st.source.name)
+            assert attempt is not None
+            self.attempt_ranks[st.source.name[: attempt.end()]] = (hint, st.source.rank_hint)  # for its error file
         head = bytes(data[:end])
         sizes = [int(next(g for g in found.groups() if g)) for found in _WORLD_SIZE.finditer(head)]
         nproc, nnodes = _NPROC.search(head), _NNODES.search(head)  # printed at start-up, if at all

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
@@ -73,16 +74,18 @@ def mark_forced_kills(launcher: list[Event]) -> list[Event]:
     ]
 
 
-def global_ranks(events: list[Event]) -> list[Event]:
+def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]] = ()) -> list[Event]:
     """torchrun's agent names a failed worker by its local rank ("failed (exitcode: 1) local_rank: 0 (pid: P)"),
     its failure table by its global rank ("rank : 1 (local_rank: 0)") with the same pid; on several nodes they
-    differ, and the table's is the rank."""
+    differ, and the table's is the rank. Without a table, an agent's console whose workers' own lines name
+    ranks b..b+n-1 (b > 0: not the first node) holds local rank L's lines as rank b+L (see node_ranks)."""
     table = {
         e.values["pid"]: e.rank
         for e in events
         if e.rank is not None and e.values.get("pid") and "local_rank:" not in e.text
     }
-    if not table:
+    nodes = node_ranks(events, progress)
+    if not table and not nodes:
         return events
     # each agent's console: local rank -> global rank, from its "failed ... local_rank: L (pid: P)" and its table
     local: dict[tuple[int, int], int] = {}
@@ -94,6 +97,13 @@ def global_ranks(events: list[Event]) -> list[Event]:
         if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank:
             e = dataclasses.replace(e, rank=table[e.values["pid"]])
         elif (
+            "local_rank:" in e.text
+            and e.values.get("pid") not in table
+            and e.rank is not None
+            and e.rank < len(nodes.get(e.source_index, ()))
+        ):
+            e = dataclasses.replace(e, rank=nodes[e.source_index][e.rank])
+        elif (
             e.rank is not None
             and (e.source_index, e.rank) in local
             and _LOCAL_PREFIX.match(e.text)
@@ -101,6 +111,29 @@ def global_ranks(events: list[Event]) -> list[Event]:
         ):  # torchrun's tee prefix "[default0]:" is the local rank; on the second node it is not the global one
             e = dataclasses.replace(e, rank=local[(e.source_index, e.rank)])
         out.append(e)
+    return out
+
+
+def node_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]) -> dict[int, list[int]]:
+    """Per source that reads like one torchrun agent's console on a later node: the global ranks of its workers
+    in local-rank order. They are the ranks its own lines name (events and training progress, the agent's
+    "local_rank:" records aside) when those are consecutive and start at a multiple of their number (greater
+    than 0): a second node's console with ranks 2 and 3 in it. A source naming rank 0, ranks with a gap, or
+    ranks 1-3 (a first node whose rank 0 printed nothing), maps nothing."""
+    named: dict[int, set[int]] = {}
+    for e in events:
+        if e.rank is not None and "local_rank:" not in e.text:
+            named.setdefault(e.source_index, set()).add(e.rank)
+    for source, rank in progress:
+        if rank is not None:
+            named.setdefault(source, set()).add(rank)
+    agents = {e.source_index for e in events if "local_rank:" in e.text and e.rank is not None}
+    out: dict[int, list[int]] = {}
+    for source in agents:
+        ranks = sorted(named.get(source, ()))
+        # a later node starts at a multiple of its size: ranks 1-3 alone are a first node whose rank 0 was quiet
+        if ranks and ranks[0] >= len(ranks) and ranks[0] % len(ranks) == 0 and ranks[-1] - ranks[0] == len(ranks) - 1:
+            out[source] = ranks
     return out
 
 

@@ -1,0 +1,68 @@
+"""The changes made after the blind runs_r24 (real CPU runs in tests/corpus/blind_r24), on the runs that showed
+the gaps and on variants that must not trigger them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from signatures import diagnose
+
+RUNS = Path(__file__).resolve().parent / "corpus" / "blind_r24" / "runs"
+
+
+def test_an_error_file_on_a_later_node_takes_the_global_rank_its_workers_log_names(matcher, tmp_path):
+    # three torchrun agents with --log-dir: node 2's attempt_0/0/ is local rank 0, global rank 4; its stderr.log
+    # says [rank4], its error.json says no rank
+    run = RUNS / "024_oov_token_3nodes"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("tokenizer_or_data_error", 4)
+    assert d.attribution.rank == 4
+    # the error file alone: nothing names rank 4, so its directory's local rank is all there is
+    alone = tmp_path / "node2" / "attempt_0" / "0"
+    alone.mkdir(parents=True)
+    shutil.copy(next(run.glob("node2/*/attempt_0/0/error.json")), alone / "error.json")
+    assert diagnose([str(tmp_path)], matcher).diagnoses[0].initiating_rank == 0
+
+
+def _agent_console(ranks: tuple[int, int], failed_local: int) -> str:
+    """One torchrun agent's console (2 workers) with its workers' own progress lines and a failed worker."""
+    lines = ["W1206 03:33:04.708000 10147 torch/distributed/run.py:874] *****************************************"]
+    for step in (5, 10):
+        lines += [f"2026-12-06 03:33:{10 + step},669 INFO [rank{r}] train: step {step} loss 0.3653" for r in ranks]
+    lines += [
+        f"[rank{ranks[failed_local]}]: Traceback (most recent call last):",
+        f'[rank{ranks[failed_local]}]:   File "/job/train.py", line 26, in main',
+        f"[rank{ranks[failed_local]}]:     fetch_tokenizer(log)",
+        f"[rank{ranks[failed_local]}]: OSError: [Errno 5] Input/output error",
+        "W1206 03:33:28.532000 10147 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 10189 "
+        "closing signal SIGTERM",
+        "E1206 03:33:28.571000 10147 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+        f"local_rank: {failed_local} (pid: 10187) of binary: /venv/bin/python3",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_later_nodes_agent_names_its_failed_worker_by_local_rank(matcher, tmp_path):
+    # the launcher's line alone (the worker's traceback cut from the paste): local rank 1 of the node whose
+    # workers are ranks 2 and 3 is rank 3
+    text = _agent_console((2, 3), 1)
+    (tmp_path / "node1.log").write_text("\n".join(x for x in text.splitlines() if "[rank3]: " not in x) + "\n")
+    d = diagnose([str(tmp_path / "node1.log")], matcher).diagnoses[0]
+    assert d.initiating_rank == 3
+    # on the first node local is global: local rank 1 stays rank 1
+    (tmp_path / "node1.log").unlink()
+    text = _agent_console((0, 1), 1)
+    (tmp_path / "node0.log").write_text("\n".join(x for x in text.splitlines() if "[rank1]: " not in x) + "\n")
+    assert diagnose([str(tmp_path / "node0.log")], matcher).diagnoses[0].initiating_rank == 1
+
+
+def test_ranks_one_to_three_alone_are_not_read_as_a_later_node(matcher, tmp_path):
+    # a single node whose rank 0 printed nothing: the agent's local rank 0 is rank 0, not rank 1
+    lines = [f"2026-12-06 03:33:1{s},669 INFO [rank{r}] train: step {s} loss 0.3" for s in (1, 2) for r in (1, 2, 3)]
+    lines.append(
+        "E1206 03:33:28.571000 10147 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -9) "
+        "local_rank: 0 (pid: 10187) of binary: /venv/bin/python3"
+    )
+    (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
+    assert diagnose([str(tmp_path / "console.log")], matcher).diagnoses[0].initiating_rank == 0
