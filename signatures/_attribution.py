@@ -27,7 +27,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   names the first rank its reporter checks, which reads the same whichever of the two differs); or every rank
   timed out, all but one inside the same collective and that one inside another (medium); or, with knock-on
   only, the ranks' tracebacks (timeouts and lost peers alike) show all but one in the same collective (medium;
-  DDP's gradient all-reduce from autograd's backward counts as one). Found from the tracebacks of timeouts or lost
+  DDP's gradient all-reduce from autograd's backward counts as one; when the one is inside a receive whose code
+  line names its source as a number, `recv(t, src=2)`, and that rank is among the rest, the sender that went on
+  without sending is named). Found from the tracebacks of timeouts or lost
   peers, the finding becomes `c10d.ranks_in_different_collectives` (class collective_mismatch): the ranks called
   different collectives, and the timeouts are its knock-on (_as_divergence).
 - `odd_value_out`: a mismatch report names no rank, but the ranks' last lines do: one rank printed a different
@@ -48,8 +50,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
   its own at least 5 s before any other (low); or every rank but one reported only the knock-on
   (medium: an exception in a thread, printed with no rank, leaves its rank silent). torchrun's
-  "local_rank" records are read as global ranks through the pid of its failure table
-  (_ranks.global_ranks).
+  "local_rank" records are read as global ranks through the pid of its failure table, or, on a later
+  node's console without one, through the ranks that console's workers name (_ranks.global_ranks); the
+  tracebacks inside that table are the rank of their entry (_ranks.table_ranks).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code); or ranks lost
   a peer and the launcher saw exactly one other rank end on its own (an exit code, like timeout(1)'s 124) (medium).
@@ -115,6 +118,7 @@ from ._ranks import (
     global_ranks,
     mark_forced_kills,
     spawned_ranks,
+    table_ranks,
     task_file_ranks,
 )
 from ._refine import refine
@@ -358,7 +362,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     """Return the findings (initiating first) and the scan as attribution read it: its events refined, with the
     ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
-    events = task_file_ranks(spawned_ranks(global_ranks(refine(scan.events, sigs), scan.progress)), scan.sources)
+    events = global_ranks(refine(scan.events, sigs), scan.progress)
+    events = task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources)
     scan = dataclasses.replace(scan, events=events)
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
@@ -487,7 +492,8 @@ def _as_divergence(
     if DIVERGED not in sigs:
         return f
     where = a.reasons[0]
-    lone = next((e for e in events if e.source == where.source and e.line == where.line and e.rank == a.rank), None)
+    # the lone rank's traceback (a receive's: the rank named is then the sender it waited for)
+    lone = next((e for e in events if e.source == where.source and e.line == where.line and e.rank is not None), None)
     if lone is None:
         return f
     made = dataclasses.replace(lone, sig_id=DIVERGED)
@@ -1287,12 +1293,37 @@ def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
         return None
     rank = alone[0]
     e = calls[rank][1]
+    sender = _receiving_from(e.frames) if lone in ("recv", "irecv") else None
+    if sender is not None and sender in rest:
+        return sender, Reason(
+            f"rank {rank} waited inside {lone} for a send from rank {sender}, which had gone on to {common} (as "
+            f"{'did rank' if len(rest) == 2 else 'did ranks'} {_rank_list([r for r in rest if r != sender])}): rank "
+            f"{sender} skipped the send",
+            e.source,
+            e.line,
+        )
     return rank, Reason(
         f"rank {rank} failed inside {lone} while ranks {_rank_list(rest)} failed inside {common}: the ranks "
         f"were not in the same collective, and rank {rank} is the one that went its own way",
         e.source,
         e.line,
     )
+
+
+# the caller's line of a point-to-point receive from a rank given as a number: dist.recv(t, src=2), recv(t, 2)
+_RECV_FROM = re.compile(r"\b(?:i?recv)\((?:[^()]*,\s*)?(?:src\s*=\s*)?(\d{1,6})\s*[,)]")
+
+
+def _receiving_from(frames: list[str]) -> int | None:
+    """The rank a traceback's point-to-point receive waited on, when the caller's code line names it as a number
+    (the frame above torch.distributed's own): the peer whose send never came."""
+    calls = [i for i, frame in enumerate(frames) if _C10D_CALL.search(frame)]
+    for frame in reversed(frames[: calls[-1]] if calls else []):
+        if "torch/distributed/" in frame:
+            continue
+        found = _RECV_FROM.search(frame.rsplit("\n", 1)[-1])
+        return int(found.group(1)) if found else None
+    return None
 
 
 def _finished_then_waited(view: JobView, events: list[Event]) -> tuple[int, Reason] | None:

@@ -199,6 +199,28 @@ def spawned_ranks(events: list[Event]) -> list[Event]:
     return out
 
 
+_TABLE_EXIT = re.compile(r"^\s+exitcode\s*:\s*-?\d")
+TABLE_ENTRY = 120  # lines after a failure-table entry's "exitcode :" that can be its traceback
+
+
+def table_ranks(events: list[Event]) -> list[Event]:
+    """torchrun's failure table ("Failures:" / "Root Cause (first observed failure):") gives each failed worker an
+    entry: "rank : R (local_rank: L)", "exitcode : C (pid: P)", then, when the worker wrote an error file, its
+    traceback indented under "traceback :". An indented event with no rank after an entry's exit line (and
+    before the next entry's) is rank R's: a lost peer there is R's knock-on, not a rank nobody can name."""
+    heads = sorted((e.source_index, e.line, e.rank) for e in events if e.rank is not None and _TABLE_EXIT.match(e.text))
+    if not heads:
+        return events
+    out = []
+    for e in events:
+        if e.rank is None and e.text[:1].isspace():
+            i = bisect_right(heads, (e.source_index, e.line, -1)) - 1
+            if i >= 0 and heads[i][0] == e.source_index and 0 < e.line - heads[i][1] <= TABLE_ENTRY:
+                e = dataclasses.replace(e, rank=heads[i][2])
+        out.append(e)
+    return out
+
+
 def failed_on_its_own(e: Event) -> bool:
     """A launcher's record of a rank ending non-zero by itself (not stopped by the launcher)."""
     return exit_code(e) not in ("", "0") and exit_code(e) not in TEARDOWN_EXITS

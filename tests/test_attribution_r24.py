@@ -66,3 +66,30 @@ def test_ranks_one_to_three_alone_are_not_read_as_a_later_node(matcher, tmp_path
     )
     (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
     assert diagnose([str(tmp_path / "console.log")], matcher).diagnoses[0].initiating_rank == 0
+
+
+def test_a_failure_tables_tracebacks_belong_to_the_rank_of_their_entry(matcher, tmp_path):
+    # only torchrun's console (--redirects 3): its failure table holds rank 2's KeyError under "traceback :" and
+    # ranks 0 and 1's lost peers under theirs; no line of the table carries a rank prefix
+    run = RUNS / "018_launcher_only_keyerror"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("python_exception_other", 2, "explicit_root")
+    assert "eval_interval" in d.evidence[0].text
+    # the table without rank 2's traceback: the launcher's record still names rank 2 (the others lost a peer)
+    lines = (run / "torchrun.txt").read_text().splitlines()
+    (tmp_path / "torchrun.txt").write_text("\n".join(x for x in lines if "KeyError" not in x) + "\n")
+    d = diagnose([str(tmp_path / "torchrun.txt")], matcher).diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule) == (2, "launcher_exit")
+
+
+def test_a_receive_that_never_got_its_send_names_the_sender_that_went_on(matcher, tmp_path):
+    # rank 2 skipped its send to rank 3 and went on to all_reduce with ranks 0 and 1; rank 3's traceback is in
+    # dist.recv(boundary, src=2)
+    run = RUNS / "010_p2p_skipped_send"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("collective_mismatch", 2)
+    assert "send from rank 2" in d.attribution.reasons[0].text
+    # a receive whose source the code line does not give as a number: the rank in the other call is named
+    text = (run / "job.out").read_text().replace("dist.recv(boundary, src=2)", "dist.recv(boundary, src=prev)")
+    (tmp_path / "job.out").write_text(text)
+    assert diagnose([str(tmp_path / "job.out")], matcher).diagnoses[0].initiating_rank == 3
