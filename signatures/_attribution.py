@@ -53,6 +53,10 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   "local_rank" records are read as global ranks through the pid of its failure table, or, on a later
   node's console without one, through the ranks that console's workers name (_ranks.global_ranks); the
   tracebacks inside that table are the rank of their entry (_ranks.table_ranks).
+- `node_lost`: ranks lost a peer, no rank failed or was seen to exit on its own, and a node's own log stops
+  mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
+  rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
+  `elastic.node_lost` (class node_failure, see _vanished), the lost peers and the rendezvous timeout its knock-on.
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code); or ranks lost
   a peer and the launcher saw exactly one other rank end on its own (an exit code, like timeout(1)'s 124) (medium).
@@ -124,6 +128,7 @@ from ._ranks import (
 from ._refine import refine
 from ._schema import Pattern, Signature
 from ._stall import STALLED, failed_before_limit, stalled_until_limit
+from ._vanished import NODE_LOST, node_lost
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
@@ -417,6 +422,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     if dumped is not None:  # every rank was stopped by a signal, and their stacks show them waiting on one
         roots = [dumped]
         events.append(dumped)
+    vanished = node_lost(roots, collateral, launcher, scan, sigs)
+    if vanished is not None:  # a node went away: the others lost it, and a restart could not gather the nodes
+        launcher += roots
+        roots = [vanished]
+        events.append(vanished)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     # a fatal signal on a rank whose own log already shows the knock-on (a lost peer, a timeout) before it came
     # after that error (C++'s "terminate called" aborting the process the exception left): not on its own
@@ -714,6 +724,42 @@ def _stalled_reasons(event: Event, because) -> Attribution:
     )
 
 
+def _node_lost_reasons(event: Event, because) -> Attribution:
+    """Why the job was read as having lost a node (see _vanished): no single rank started it."""
+
+    def at(where: str) -> tuple[str | None, int | None]:  # "line:source"
+        line, _, source = where.partition(":")
+        return (source, int(line)) if line.isdigit() else (None, None)
+
+    v = event.values
+    lost = Reason(f"ranks {v['lost']} then lost their peer (connection closed)", *at(v["lost_at"]))
+    rendezvous = Reason(
+        "the launcher's restart then waited at the rendezvous for a node that never came back, until it timed out",
+        *at(v["rendezvous_at"]),
+    )
+    if not v["ranks"]:
+        return because(
+            None,
+            "node_lost",
+            "low",
+            Reason(
+                "no rank failed on its own and no launcher saw a rank exit: the peers were lost without a trace",
+                None,
+                None,
+            ),
+            lost,
+            rendezvous,
+        )
+    who = f"rank {v['ranks']}" if event.rank is not None else f"ranks {v['ranks']}"
+    quiet = Reason(
+        f"{who} logged training progress and then nothing: no error, no exit, no launcher record (the node's "
+        f"launcher went too). Last line: {event.text[:120]}",
+        event.source,
+        event.line,
+    )
+    return because(event.rank, "node_lost", "medium", quiet, lost, *([rendezvous] if v["rendezvous_at"] else []))
+
+
 _FRAME = re.compile(r'File "(?:[^"]*[/\\])?([^"/\\]+)", line (\d+), in (\S+)(?:\n.*?\]:|\n)?\s*(.*)', re.S)
 
 
@@ -885,6 +931,8 @@ def _attribute_rank(
         )
     if sig.id == STALLED:
         return _stalled_reasons(event, because)
+    if sig.id == NODE_LOST:
+        return _node_lost_reasons(event, because)
     if sig.id == STACK_WAIT and "stack" in event.values:  # see _dumped_hang
         return because(
             event.rank,

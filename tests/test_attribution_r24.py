@@ -93,3 +93,34 @@ def test_a_receive_that_never_got_its_send_names_the_sender_that_went_on(matcher
     text = (run / "job.out").read_text().replace("dist.recv(boundary, src=2)", "dist.recv(boundary, src=prev)")
     (tmp_path / "job.out").write_text(text)
     assert diagnose([str(tmp_path / "job.out")], matcher).diagnoses[0].initiating_rank == 3
+
+
+NODE_LOST_RUNS = [
+    RUNS / "003_node_lost",  # JSON lines (blind)
+    RUNS.parent.parent / "made_r26" / "runs" / "001_node_lost_two_agents",  # Python logging (made here after)
+]
+
+
+def test_a_node_whose_log_stops_mid_training_while_the_others_lose_it_went_away(matcher, tmp_path):
+    for run in NODE_LOST_RUNS:
+        d = diagnose([str(run)], matcher).diagnoses[0]
+        assert (d.class_, d.initiating_rank, d.attribution.rule) == ("node_failure", None, "node_lost"), run.name
+        assert d.attribution.confidence == "medium"
+        assert "2, 3 logged training progress and then nothing" in d.attribution.reasons[0].text
+    # the surviving node's console alone: lost peers, then the restart's rendezvous timed out (low confidence)
+    shutil.copy(NODE_LOST_RUNS[1] / "node0.log", tmp_path / "node0.log")
+    d = diagnose([str(tmp_path / "node0.log")], matcher).diagnoses[0]
+    assert (d.class_, d.attribution.confidence) == ("node_failure", "low")
+
+
+def test_a_node_whose_log_ends_in_its_own_error_did_not_vanish(matcher, tmp_path):
+    run = NODE_LOST_RUNS[1]
+    shutil.copy(run / "node0.log", tmp_path / "node0.log")
+    text = (run / "node1.log").read_text()
+    (tmp_path / "node1.log").write_text(
+        text + '[rank3]: Traceback (most recent call last):\n[rank3]:   File "/job/train.py", line 21, in main\n'
+        "[rank3]:     x = next(it)\n[rank3]: OSError: [Errno 5] Input/output error\n"
+    )
+    d = diagnose([str(tmp_path)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) != ("node_failure", None)
+    assert d.initiating_rank == 3
