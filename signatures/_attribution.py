@@ -1028,6 +1028,11 @@ def _attribute_rank(
 
     def signed(sign: Event, then: str, *more: Reason) -> Attribution:
         text = f"rank {sign.rank} alone showed it first: {sign.text[:120]} (line {sign.line}), {then}"
+        if sign.values.get("nonfinite_odd"):
+            text = (
+                f"rank {sign.rank}'s own line alone carries more non-finite values than the others' at the same "
+                f"moment: {sign.text[:120]} (line {sign.line}); its values went bad, {then}"
+            )
         return because(sign.rank, "first_sign", "medium", Reason(text, sign.source, sign.line), *more)
 
     if sig.blame == "peer":
@@ -1151,11 +1156,11 @@ def _first_sign(
     other ranks logged their own training progress without it (when only one rank logs, its sign is the job's;
     a sign from a rank that does not log its progress is that rank's own warning)."""
     logging = {r for r in ranks if view.ranks.get(r) is not None and view.ranks[r].progress is not None}
-    signs = [
-        e
-        for (sid, rank), e in precursors.items()
-        if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id and _not_after(e, event, SIGN_SLACK)
-    ]
+    alike = [e for (sid, rank), e in precursors.items() if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id]
+    odd = _most_nonfinite(alike, event) if logging == set(ranks) else None
+    if odd is not None:
+        return odd
+    signs = [e for e in alike if _not_after(e, event, SIGN_SLACK)]
     firsts: dict[int | None, Event] = {}
     for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
         firsts.setdefault(e.rank, e)
@@ -1173,6 +1178,32 @@ def _first_sign(
         if all(_plainly_before(first, other) for other in firsts.values() if other is not first):
             return first
     return None
+
+
+SIGN_CLOSE = 5.0  # first signs on several ranks this close in time came together (one reduced value went bad)
+
+
+def _most_nonfinite(signs: list[Event], failure: Event) -> Event | None:
+    """Several ranks showed the sign within SIGN_CLOSE seconds of each other and of the failure (the order of
+    their lines is then noise): the one rank whose own line carries more non-finite values than every other's
+    ("local_loss nan global_loss nan" where the others' local loss is finite) is where the values went bad."""
+    firsts: dict[int | None, Event] = {}
+    for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
+        firsts.setdefault(e.rank, e)
+    if len(firsts) < 2:
+        return None
+    bad = {r: len(_NONFINITE.findall(e.text)) for r, e in firsts.items()}
+    most = max(bad.values())
+    if most == 0 or list(bad.values()).count(most) != 1:
+        return None
+    odd = firsts[max(bad, key=lambda r: bad[r])]
+    together = all(_close_in_time(odd, e, SIGN_CLOSE) for e in [*firsts.values(), failure])
+    return dataclasses.replace(odd, values={**odd.values, "nonfinite_odd": "1"}) if together else None
+
+
+def _close_in_time(a: Event, b: Event, seconds: float) -> bool:
+    at, bt = (a.time if a.time is not None else a.eff_time), (b.time if b.time is not None else b.eff_time)
+    return at is not None and bt is not None and abs(at - bt) <= seconds
 
 
 NUMERICS = {"nan_inf_loss", "fp16_loss_scale_overflow", "loss_spike_divergence"}

@@ -124,3 +124,20 @@ def test_a_node_whose_log_ends_in_its_own_error_did_not_vanish(matcher, tmp_path
     d = diagnose([str(tmp_path)], matcher).diagnoses[0]
     assert (d.class_, d.initiating_rank) != ("node_failure", None)
     assert d.initiating_rank == 3
+
+
+def test_the_rank_whose_own_loss_went_nan_is_named_not_the_first_to_print_the_global_nan(matcher, tmp_path):
+    # step 7: ranks 0 and 2 print "local_loss <finite> global_loss nan", rank 1 "local_loss nan global_loss nan"
+    # (rank 0 prints first, a few ms earlier); every rank then raises on the non-finite global loss
+    run = RUNS / "001_nan_recurs"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nan_inf_loss", 1, "first_sign")
+    assert "non-finite values than the others'" in d.attribution.reasons[0].text
+    # rank 1's local loss finite too: nothing tells the ranks apart but the order, and rank 0 printed first
+    text = (
+        (run / "train.log")
+        .read_text()
+        .replace("[rank1] train: step 7 local_loss nan", "[rank1] train: step 7 local_loss 0.5")
+    )
+    (tmp_path / "train.log").write_text(text)
+    assert diagnose([str(tmp_path / "train.log")], matcher).diagnoses[0].initiating_rank == 0
