@@ -1156,7 +1156,9 @@ def _first_sign(
     other ranks logged their own training progress without it (when only one rank logs, its sign is the job's;
     a sign from a rank that does not log its progress is that rank's own warning)."""
     logging = {r for r in ranks if view.ranks.get(r) is not None and view.ranks[r].progress is not None}
-    alike = [e for (sid, rank), e in precursors.items() if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id]
+    alike = [
+        e for (sid, rank), e in precursors.items() if rank is not None and sigs[sid].cls == sig.cls and sid != sig.id
+    ]
     odd = _most_nonfinite(alike, event) if logging == set(ranks) else None
     if odd is not None:
         return odd
