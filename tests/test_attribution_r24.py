@@ -141,3 +141,11 @@ def test_the_rank_whose_own_loss_went_nan_is_named_not_the_first_to_print_the_gl
     )
     (tmp_path / "train.log").write_text(text)
     assert diagnose([str(tmp_path / "train.log")], matcher).diagnoses[0].initiating_rank == 0
+
+
+def test_agents_waiting_for_each_others_rendezvous_keys_are_a_rendezvous_failure(matcher):
+    # torchrun --nnodes 1:2: node 1 joins during training; both agents then wait in the store for keys of the
+    # new round (role_info, MASTER_ADDR) and fail with DistStoreError; no worker failed
+    d = diagnose([str(RUNS / "031_elastic_scaleup_stuck")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("rendezvous_failure", None)
+    assert d.signature == "elastic.rendezvous_store_wait_timeout"
