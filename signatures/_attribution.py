@@ -53,6 +53,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   "local_rank" records are read as global ranks through the pid of its failure table, or, on a later
   node's console without one, through the ranks that console's workers name (_ranks.global_ranks); the
   tracebacks inside that table are the rank of their entry (_ranks.table_ranks).
+- `preempted_node`: a launcher's stop signal (class preemption_sigterm, job-wide) reached one node only: every
+  report of it is in one source of several, and one rank logged there: that rank (medium).
 - `node_lost`: ranks lost a peer, no rank failed or was seen to exit on its own, and a node's own log stops
   mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
   rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
@@ -724,6 +726,17 @@ def _stalled_reasons(event: Event, because) -> Attribution:
     )
 
 
+def _one_node_preempted(view: JobView, event: Event, same_sig: list[Event]) -> int | None:
+    """A stop signal that reached one node's launcher only (a spot reclaim of one machine): when every report of
+    it is in one source, the job's ranks are spread over several sources, and exactly one rank logged in that
+    source, that rank is where the job broke (the others lost it)."""
+    if any(e.source != event.source for e in same_sig):
+        return None
+    here = [r for r, st in view.ranks.items() if event.source in st.sources]
+    elsewhere = [r for r, st in view.ranks.items() if st.sources and event.source not in st.sources]
+    return here[0] if len(here) == 1 and len(elsewhere) >= 1 else None
+
+
 def _node_lost_reasons(event: Event, because) -> Attribution:
     """Why the job was read as having lost a node (see _vanished): no single rank started it."""
 
@@ -941,6 +954,20 @@ def _attribute_rank(
             Reason(event.values["stack"], event.source, event.line),
             *[Reason(f"the launcher saw rank {w.rank} end ({exit_code(w)})", w.source, w.line) for w in launcher[:3]],
         )
+    if sig.scope == "job" and sig.cls == "preemption_sigterm":
+        node = _one_node_preempted(view, event, same_sig)
+        if node is not None:
+            return because(
+                node,
+                "preempted_node",
+                "medium",
+                Reason(
+                    f"{sig.title}, on one node only ({event.source}): rank {node} is the one rank whose log is there; "
+                    "no other node's launcher got the signal",
+                    event.source,
+                    event.line,
+                ),
+            )
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,

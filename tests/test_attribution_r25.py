@@ -3,6 +3,7 @@ the gaps and on variants that must not trigger them."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from signatures import diagnose
@@ -45,3 +46,15 @@ def test_a_helper_threads_death_in_a_run_every_rank_then_finished_is_healthy(mat
     lines = (run / "run.log").read_text().splitlines()
     (tmp_path / "run.log").write_text("\n".join(x for x in lines if "run complete" not in x) + "\n")
     assert diagnose([str(tmp_path / "run.log")], matcher).outcome != "healthy"
+
+
+def test_a_stop_signal_that_reached_one_nodes_launcher_names_that_nodes_rank(matcher, tmp_path):
+    # four torchrun agents, one worker each: node 2's agent got SIGTERM (a spot reclaim), the others lost rank 2
+    run = RUNS / "014_spot_sigterm_node2"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("preemption_sigterm", 2, "preempted_node")
+    # node 2's log alone: one source, nothing to tell it from the others by; the preemption is the job's
+    shutil.copy(run / "logs" / "node2.log", tmp_path / "node2.log")
+    d = diagnose([str(tmp_path / "node2.log")], matcher).diagnoses[0]
+    assert d.class_ == "preemption_sigterm"
+    assert d.attribution.rule != "preempted_node"
