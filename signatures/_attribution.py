@@ -44,7 +44,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   intervals (and 30 s) before it struck: the job was hung (class job_hang_no_progress, see _stall), on the one rank
   whose last line came after the last step every rank logged (medium), or else the one rank whose stack in the
   dumps printed as the job was killed differs from the others' (_oddity.odd_stack) (medium); rank null (low) when
-  all fell silent alike.
+  all fell silent alike, unless one rank's helper thread had died before the stop (an exception its rank trained
+  past on what the thread had queued): that exception is then the root, on its rank (_stall.thread_died_before_stall).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
@@ -129,7 +130,7 @@ from ._ranks import (
 )
 from ._refine import refine
 from ._schema import Pattern, Signature
-from ._stall import STALLED, failed_before_limit, stalled_until_limit
+from ._stall import STALLED, failed_before_limit, stalled_until_limit, thread_died_before_stall
 from ._vanished import NODE_LOST, node_lost
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
@@ -387,6 +388,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             and went_on(e.source, e.line, e.rank)
         )
     ]
+    kept = {id(e) for e in events}
+    # helper threads' exceptions their ranks trained past (the generic one yields to a specific one on its line)
+    went_past = sorted(
+        (e for e in scan.events if e.in_thread and id(e) not in kept and not e.handled),
+        key=lambda e: (e.source_index, e.line, _is_fallback(sigs[e.sig_id])),
+    )
     launcher = mark_forced_kills([e for e in events if sigs[e.sig_id].role == "wrapper"])
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
@@ -418,8 +425,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     stalled = stalled_until_limit(roots, scan, sigs, oddities)
     if stalled is not None:  # the time limit ended a job that had already stopped making progress
         launcher += roots
-        roots = [stalled]
-        events.append(stalled)
+        thread = thread_died_before_stall(went_past, stalled, scan) if stalled.rank is None else None
+        roots = [stalled] if thread is None else [thread]  # a rank's helper thread died, then the job stopped
+        events.append(roots[0])
+        if thread is not None:
+            launcher.append(stalled)
     dumped = _dumped_hang(roots, launcher, scan, sigs, oddities)
     if dumped is not None:  # every rank was stopped by a signal, and their stacks show them waiting on one
         roots = [dumped]
@@ -477,6 +487,15 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         explained = {id(e) for e in burst}
         # a later failure of a class already reported is the same failure seen again
         remaining = [e for e in remaining if id(e) not in explained and sigs[e.sig_id].cls not in classes_seen]
+    if findings and stalled is not None and findings[0].event is roots[0] and roots[0] is not stalled:
+        findings[0].attribution.reasons.append(
+            Reason(
+                f"the thread died while rank {roots[0].rank} trained on what it had already queued; then no rank "
+                f"made progress for {stalled.values.get('idle', '?')} s, until the time limit ended the job",
+                stalled.source,
+                stalled.line,
+            )
+        )
     if findings:
         findings[0].collateral = _group_collateral(collateral, findings[0], sigs, key, scan.counts)
         if promoted:

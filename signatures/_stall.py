@@ -157,3 +157,19 @@ def _went_elsewhere(scan: ScanResult, last_time: float, limit: Event) -> list[tu
             continue
         out.append((src, rank, word))
     return out
+
+
+def thread_died_before_stall(threads: list[Event], stalled: Event, scan: ScanResult) -> Event | None:
+    """A job that stopped making progress (no rank singled out) after a helper thread died on one rank: the
+    thread's exception, which the rank trained past at first (a prefetcher or tokenizer thread whose queue still
+    held batches), is what the job then hung on: the main thread waited for work the thread would never bring,
+    and the others waited for that rank. The thread's exception when exactly one rank had one, before the job's
+    last training progress; else None."""
+    last = [t for (_, _, t) in scan.progress.values() if t is not None]
+    if not last:
+        return None
+    stopped = max(last)
+    before = [e for e in threads if e.rank is not None and (e.eff_time is None or e.eff_time <= stopped)]
+    if len({e.rank for e in before}) != 1 or stalled.time is None:
+        return None
+    return before[0]  # the first, as the caller ordered them

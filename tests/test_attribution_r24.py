@@ -149,3 +149,17 @@ def test_agents_waiting_for_each_others_rendezvous_keys_are_a_rendezvous_failure
     d = diagnose([str(RUNS / "031_elastic_scaleup_stuck")], matcher).diagnoses[0]
     assert (d.class_, d.initiating_rank) == ("rendezvous_failure", None)
     assert d.signature == "elastic.rendezvous_store_wait_timeout"
+
+
+def test_a_helper_thread_that_died_before_the_job_stalled_until_its_time_limit_is_the_root(matcher, tmp_path):
+    # srun --label, --time=1: rank 1's tokenizer thread dies (KeyError: 'text'); rank 1 trains 5 more steps on
+    # the queued batches, then blocks on the empty queue; the others wait in all_reduce; the limit ends the job
+    run = RUNS / "012_slurm_tokenizer_thread"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("tokenizer_or_data_error", 1)
+    assert any("until the time limit ended the job" in r.text for r in d.attribution.reasons)
+    # without the thread's traceback: the job stalled and the limit ended it, on no rank in particular
+    lines = [x for x in (run / "slurm-6.out").read_text().splitlines() if not x.startswith("1: ") or "step" in x]
+    (tmp_path / "slurm-6.out").write_text("\n".join(lines) + "\n")
+    d = diagnose([str(tmp_path / "slurm-6.out")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("job_hang_no_progress", None)
