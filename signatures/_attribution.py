@@ -487,8 +487,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         explained = {id(e) for e in burst}
         # a later failure of a class already reported is the same failure seen again
         remaining = [e for e in remaining if id(e) not in explained and sigs[e.sig_id].cls not in classes_seen]
-    if findings and stalled is not None and findings[0].event is roots[0] and roots[0] is not stalled:
-        findings[0].attribution.reasons.append(
+    said = findings[0].attribution if findings else None
+    if said is not None and stalled is not None and findings[0].event is roots[0] and roots[0] is not stalled:
+        said.reasons.append(
             Reason(
                 f"the thread died while rank {roots[0].rank} trained on what it had already queued; then no rank "
                 f"made progress for {stalled.values.get('idle', '?')} s, until the time limit ended the job",
