@@ -56,6 +56,10 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   tracebacks inside that table are the rank of their entry (_ranks.table_ranks).
 - `preempted_node`: a launcher's stop signal (class preemption_sigterm, job-wide) reached one node only: every
   report of it is in one source of several, and one rank logged there: that rank (medium).
+- `differ_at_seq`: ranks' NCCL watchdog timeouts at one sequence number (the same call of the group) name
+  different operations or sizes (WorkNCCL's OpType, NumelIn): the ranks were not running the same collective. The
+  rank alone in its call against two or more that agree (high), else no rank (medium); the finding becomes
+  `nccl.ranks_differ_at_same_collective` (class collective_mismatch), the timeouts its knock-on.
 - `node_lost`: ranks lost a peer, no rank failed or was seen to exit on its own, and a node's own log stops
   mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
   rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
@@ -504,6 +508,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             findings[0].collateral += _group_collateral(rest, findings[0], sigs, key, scan.counts)
             del findings[1:]
         findings[0] = _as_divergence(findings[0], events, sigs, key, scan.counts)
+        findings[0] = _as_sizes_differ(findings[0], sigs, key, scan.counts)
         findings[0] = _stopped_inside(findings[0], scan, sigs, key)
     return findings, scan
 
@@ -532,6 +537,25 @@ def _as_divergence(
     knock_on = _group_collateral(f.events, f, sigs, key, counts)
     return dataclasses.replace(
         f, sig=sigs[DIVERGED], event=made, events=[made], ranks=[a.rank], count=1, collateral=knock_on + f.collateral
+    )
+
+
+DIFFER_AT_SEQ = "nccl.ranks_differ_at_same_collective"  # timeouts whose WorkNCCL differs at one SeqNum
+
+
+def _as_sizes_differ(f: Finding, sigs: dict[str, Signature], key, counts: dict[tuple[str, int | None], int]) -> Finding:
+    """Timeouts found to name different operations or sizes at one sequence number (see _differ_at_seq): the
+    finding becomes that mismatch, on the lone rank's timeout (or the first); the timeouts are its knock-on."""
+    a = f.attribution
+    if a is None or a.rule != "differ_at_seq" or DIFFER_AT_SEQ not in sigs:
+        return f
+    where = a.reasons[0]
+    lone = next((e for e in f.events if e.source == where.source and e.line == where.line), f.event)
+    made = dataclasses.replace(lone, sig_id=DIFFER_AT_SEQ)
+    knock_on = _group_collateral(f.events, f, sigs, key, counts)
+    ranks = [a.rank] if a.rank is not None else f.ranks
+    return dataclasses.replace(
+        f, sig=sigs[DIFFER_AT_SEQ], event=made, events=[made], ranks=ranks, count=1, collateral=knock_on + f.collateral
     )
 
 
@@ -870,6 +894,9 @@ def _attribute_rank(
         return Attribution(rank, rule, confidence, list(reasons))
 
     first = Reason(f"first seen: {event.text[:160]}", event.source, event.line)
+    differ = _differ_at_seq(same_sig, view.groups) if sig.cls == "nccl_timeout" else None
+    if differ is not None:  # the ranks timed out in one collective call they did not agree on: a mismatch
+        return because(*differ)
     if sig.cls == "rendezvous_failure" and len(view.implied) == 1 and view.ranks:
         rank = next(iter(view.implied))
         return because(
@@ -1382,6 +1409,96 @@ def _share_frames(events: list[Event]) -> None:
 # the torch.distributed call a traceback went through (the innermost frame in distributed_c10d.py names it)
 _C10D_CALL = re.compile(r'distributed_c10d\.py", line \d+, in (\w+)')
 _BACKWARD = re.compile(r"run_backward\(|, in _engine_run_backward\b")
+
+
+MIN_SEQ = 10  # sequence numbers below this are too common to say two timeouts are the same call of one group
+
+
+def _differ_at_seq(
+    events: list[Event], groups: dict[tuple[int, str], str]
+) -> tuple[int | None, str, str, Reason] | None:
+    """ProcessGroupNCCL's watchdog names the work that timed out: WorkNCCL(SeqNum=S, OpType=O, NumelIn=N, ...).
+    Ranks of one group issue their collectives in the same order, so the same SeqNum is the same call on every
+    rank; when the ranks' timeouts at one SeqNum name different operations or sizes, the ranks were not running
+    the same collective (a broadcast of 64 elements against one of 24 million): a collective mismatch, and the
+    timeouts its knock-on. Each process group numbers its own calls, so the ranks' lines must name the same group
+    for that call (ProcessGroupNCCL's "[PG ID g ... Rank r] ... work sequence id: S", see JobView.groups) where
+    shown, and at least one must be: without that (older releases print no group), two groups' calls that happen
+    to share a number are not told from one call. The rank alone in
+    its (operation, size) against two or more that agree is named (high); with two ranks, or no lone one, no rank
+    (medium). (rank, rule, confidence, reason), or None."""
+    by_seq: dict[str, dict[int, tuple[str, str, Event]]] = {}
+    for e in events:
+        seq, op = e.values.get("seq_num", ""), e.values.get("op_type", "")
+        if e.rank is None or not seq.isdigit() or int(seq) < MIN_SEQ or not op:
+            continue
+        by_seq.setdefault(seq, {}).setdefault(e.rank, (op, e.values.get("numel_in", ""), e))
+    for seq, calls in sorted(by_seq.items(), key=lambda kv: int(kv[0])):
+        ops = {op for op, _, _ in calls.values()}
+        sizes = {n for _, n, _ in calls.values()}
+        if len(calls) < 2 or (len(ops) == 1 and (len(sizes) == 1 or "" in sizes)):
+            continue  # the same call everywhere (or a release that does not print its size)
+        named = {groups[(rank, seq)] for rank in calls if (rank, seq) in groups}
+        if len(named) != 1:
+            continue  # no rank's group for this call is shown (an older release), or ranks of different groups
+        sides: dict[tuple[str, str], list[int]] = {}
+        for rank, (op, n, _) in sorted(calls.items()):
+            sides.setdefault((op, n), []).append(rank)
+
+        def said(key: tuple[str, str]) -> str:
+            return f"{key[0]}" + (f" of {int(key[1]):,} elements" if key[1] else "")
+
+        lone = [ranks[0] for ranks in sides.values() if len(ranks) == 1]
+        most = max(sides.values(), key=len)
+        if len(sides) == 2 and len(lone) == 1 and len(most) >= 2:
+            rank = lone[0]
+            op, n, e = calls[rank]
+            others = next(k for k, v in sides.items() if v is most)
+            return (
+                rank,
+                "differ_at_seq",
+                "high",
+                Reason(
+                    f"at collective {seq} rank {rank} timed out in {said((op, n))} while ranks {_rank_list(most)} "
+                    f"timed out in {said(others)}: the same call of the group, not the same collective",
+                    e.source,
+                    e.line,
+                ),
+            )
+        parts = "; ".join(f"rank{'s' if len(v) > 1 else ''} {_rank_list(v)}: {said(k)}" for k, v in sides.items())
+        e = min((c[2] for c in calls.values()), key=lambda x: (x.source_index, x.line))
+        queued = {  # each rank's "last enqueued" work at this call, from the status line after its timeout
+            x.rank: int(x.values["last_enqueued"])
+            for x in events
+            if x.rank in calls and x.values.get("seq_num") == seq and x.values.get("last_enqueued", "").isdigit()
+        }
+        if len(calls) == 2 and len(queued) == 2 and len(set(queued.values())) == 2:
+            behind = min(queued, key=lambda r: queued[r])
+            ahead = max(queued, key=lambda r: queued[r])
+            return (
+                behind,
+                "differ_at_seq",
+                "low",
+                Reason(
+                    f"at collective {seq} the ranks timed out in different calls ({parts}), and rank {behind} had "
+                    f"issued no call after it (last enqueued {queued[behind]}) while rank {ahead} had gone on "
+                    f"(last enqueued {queued[ahead]}): rank {behind}'s program is the one that left the sequence",
+                    calls[behind][2].source,
+                    calls[behind][2].line,
+                ),
+            )
+        return (
+            None,
+            "differ_at_seq",
+            "medium",
+            Reason(
+                f"at collective {seq} the ranks timed out in different calls ({parts}): they were not running the "
+                "same collective; the log does not show which side the rest of the ranks were on",
+                e.source,
+                e.line,
+            ),
+        )
+    return None
 
 
 def _went_its_own_way(view: JobView, events: list[Event]) -> tuple[int, str, Reason] | None:

@@ -272,6 +272,8 @@ class JobView:
     ranks: dict[int, RankState]
     world_size: int | None  # as printed (world_size=, WORLD_SIZE, nranks), when it was
     implied: set[int]  # ranks expected by the world size or by numbering, never seen
+    # (rank, collective sequence number) -> the process group ProcessGroupNCCL's lines name for that timeout
+    groups: dict[tuple[int, str], str] = field(default_factory=dict)
 
     @property
     def expected(self) -> set[int]:
@@ -351,4 +353,21 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
         implied |= set(range(world)) - set(states)
     elif states:
         implied |= set(range(max(states) + 1)) - set(states)  # ranks count from 0: gaps are ranks too
-    return JobView(states, world, implied)
+    groups: dict[tuple[int, str], str] = {}
+    lines = [(x.rank, x.text) for kept in scan.errorlike.values() for x in kept] + [
+        (e.rank, e.text) for e in scan.events
+    ]
+    for rank, text in lines:
+        found = _PG_AT_SEQ.search(text)
+        if found and rank is not None:
+            groups.setdefault((rank, found.group("seq")), found.group("pg"))
+    return JobView(states, world, implied, groups)
+
+
+# ProcessGroupNCCL's lines after a watchdog timeout name its group and the work: "[PG ID 0 PG GUID 0(default_pg)
+# Rank 3]  failure detected by watchdog at work sequence id: 7219", "[PG 1 Rank 0] Timeout at NCCL work: 1580",
+# "[PG 0 (default_pg) Rank 7] Exception (either an error or timeout) detected by watchdog at work: 80078"
+_PG_AT_SEQ = re.compile(
+    r"\[PG (?:ID )?(?P<pg>\d+)\b[^\]\n]{0,80}\bRank \d+\][^\n]{0,120}?"
+    r"(?:work sequence id|Timeout at NCCL work|detected by watchdog at work):? (?P<seq>\d+)"
+)
