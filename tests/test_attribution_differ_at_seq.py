@@ -3,6 +3,7 @@ or size): a collective mismatch (_attribution._differ_at_seq), on real issue-tra
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from signatures import diagnose
@@ -20,7 +21,7 @@ STATUS = (
 )
 
 
-def _log(tmp_path, calls: list[tuple[int, str, int, int | None]], seq: int = 7219) -> str:
+def _log(tmp_path, calls: Sequence[tuple[int, str, int, int | None]], seq: int = 7219) -> str:
     lines = []
     for r, op, n, pg in calls:
         lines.append(WATCHDOG.format(r=r, seq=seq, op=op, n=n))
@@ -56,7 +57,8 @@ def test_the_one_rank_in_another_call_against_agreeing_ranks_is_named(matcher, t
 
 def test_calls_of_different_groups_or_of_no_shown_group_are_not_one_call(matcher, tmp_path):
     # the same number in two process groups (PG 0 and PG 3): two groups' calls, not a mismatch
-    calls = [(0, "ALLREDUCE", 4096, 0), (1, "ALLREDUCE", 4096, 0), (2, "ALLTOALL_BASE", 512, 3)]
+    calls: list[tuple[int, str, int, int | None]] = [(0, "ALLREDUCE", 4096, 0), (1, "ALLREDUCE", 4096, 0)]
+    calls.append((2, "ALLTOALL_BASE", 512, 3))
     assert diagnose([_log(tmp_path, calls)], matcher).diagnoses[0].class_ == "nccl_timeout"
     # an older release that prints no group at all (axolotl#1495's 11,274,112 against 10,942,336 elements)
     calls = [(1, "ALLREDUCE", 11274112, None), (5, "ALLREDUCE", 11274112, None), (7, "ALLREDUCE", 10942336, None)]
