@@ -60,6 +60,10 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   different operations or sizes (WorkNCCL's OpType, NumelIn): the ranks were not running the same collective. The
   rank alone in its call against two or more that agree (high), else no rank (medium); the finding becomes
   `nccl.ranks_differ_at_same_collective` (class collective_mismatch), the timeouts its knock-on.
+- `stalled_while_logging`: no failure in the log, but every rank's training progress stopped 20 of its
+  intervals (and 30 s) before the end while each rank went on printing timed lines naming the step it was at
+  (a heartbeat), and nothing said training finished: a log copied while the job hung (class
+  job_hang_no_progress, `train.progress_stalled`, rank null, medium; see _stall.stalled_while_logging).
 - `node_lost`: ranks lost a peer, no rank failed or was seen to exit on its own, and a node's own log stops
   mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
   rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
@@ -134,7 +138,14 @@ from ._ranks import (
 )
 from ._refine import refine
 from ._schema import Pattern, Signature
-from ._stall import STALLED, failed_before_limit, stalled_until_limit, thread_died_before_stall
+from ._stall import (
+    STALLED,
+    STALLED_LIVE,
+    failed_before_limit,
+    stalled_until_limit,
+    stalled_while_logging,
+    thread_died_before_stall,
+)
 from ._vanished import NODE_LOST, node_lost
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
@@ -457,6 +468,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         collateral = [e for e in collateral if id(e) not in standing]
     elif not roots and exits:
         roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
+    live = None if roots or launcher else stalled_while_logging(scan)
+    if live is not None:  # no failure yet: a log copied while the job hung, its ranks still saying where they are
+        roots = [live]
+        events.append(live)
     if not roots:
         return [], scan
 
@@ -991,6 +1006,20 @@ def _attribute_rank(
         )
     if sig.id == STALLED:
         return _stalled_reasons(event, because)
+    if sig.id == STALLED_LIVE:
+        v = event.values
+        return because(
+            None,
+            "stalled_while_logging",
+            "medium",
+            Reason(
+                f"every rank's training progress stopped {v.get('idle', '?')} s before the end of the log (steps had "
+                f"come every {v.get('pace', '?')} s), while the ranks went on printing that they were at step "
+                f"{v.get('step', '?')}: the job is hung, and nothing in the log says on which rank",
+                event.source,
+                event.line,
+            ),
+        )
     if sig.id == NODE_LOST:
         return _node_lost_reasons(event, because)
     if sig.id == STACK_WAIT and "stack" in event.values:  # see _dumped_hang

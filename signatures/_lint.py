@@ -20,7 +20,7 @@ def _groups(sig: Signature) -> set[str]:
     if sig.absence:
         pats += sig.absence.start
     groups = {g for p in pats for g in _GROUP.findall(p.regex)} | BUILTIN_VALUES
-    if sig.made_by == "stalled_until_limit":
+    if sig.made_by in ("stalled_until_limit", "stalled_live"):
         groups |= STALL_VALUES
     return groups | TREND_VALUES if sig.trend else groups
 

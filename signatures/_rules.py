@@ -26,6 +26,9 @@ _LINE_PREFIX = re.compile(
 )
 
 
+_IT_STEP = re.compile(r"(?i)\b(?:it|iters?)\s*[:=#]?\s*(\d{1,9})\b")
+
+
 @dataclass(slots=True)
 class Track:
     """A rank's training progress in one source, from its loss lines: the last one (line, step, time, loss), and
@@ -138,13 +141,17 @@ class RuleKinds:
                 prefix = parse_prefix(text, st.year)
             rank = prefix.rank if prefix.rank is not None else st.source.rank_hint
             step = _trend.step_of(text)
+            at = step
+            if at is None:  # "it 40 loss=0.78": a step for the rank's progress (not for the trend's series)
+                it = _IT_STEP.search(text)
+                at = int(it.group(1)) if it else None
             # any training loss the rank printed shows it going on (a "contrastive_loss" too, which the rule
             # does not follow); only the series the rule follows are judged
             track = self.tracks.get((st.index, rank))
             if track is None:
                 track = self.tracks[(st.index, rank)] = Track()
             if line_no >= track.line:
-                track.line, track.step, track.time, track.loss = line_no, step, prefix.time, value
+                track.line, track.step, track.time, track.loss = line_no, at, prefix.time, value
             if prefix.time is not None:  # the pace of progress: from the first timed line, how many
                 if track.first_time is None:
                     track.first_time = prefix.time

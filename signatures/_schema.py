@@ -156,7 +156,9 @@ class Signature(_Strict):
     refines: Refines | None = None
     # made by an attribution rule from other signatures' events, not by a pattern (see _stall): its cases are
     # whole logs, and a match case is one whose diagnosis is this signature
-    made_by: Literal["stalled_until_limit", "different_collectives", "node_lost", "differ_at_seq"] | None = None
+    made_by: (
+        Literal["stalled_until_limit", "different_collectives", "node_lost", "differ_at_seq", "stalled_live"] | None
+    ) = None
 
     summary: str = Field(min_length=20)
     mechanism: str = Field(min_length=20)

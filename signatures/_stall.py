@@ -16,6 +16,7 @@ launcher's and the scheduler's own lines left out), and the time the limit struc
 from __future__ import annotations
 
 import dataclasses
+import re
 import statistics
 
 from ._events import Event, LastWord, ScanResult
@@ -173,3 +174,68 @@ def thread_died_before_stall(threads: list[Event], stalled: Event, scan: ScanRes
     if len({e.rank for e in before}) != 1 or stalled.time is None:
         return None
     return before[0]  # the first, as the caller ordered them
+
+
+STALLED_LIVE = "train.progress_stalled"  # the finding stalled_while_logging makes
+
+
+def _near_last_step(scan: ScanResult, src: int, rank: int, said: int) -> bool:
+    """A status line's step is where the rank stopped: at or after its last logged step, by at most two of its
+    logging intervals (steps logged every 20, stuck at 120 after logging 100), not far past it (still training)."""
+    last = scan.progress.get((src, rank))
+    if last is None or last[1] is None:
+        return False
+    logged = scan.pace.get((src, rank), (0.0, 1))[1]
+    every = max(1.0, last[1] / max(1, logged))
+    return last[1] <= said <= last[1] + 2 * every
+
+
+_SAYS_STEP = re.compile(r"(?i)\bstep\s*[=:]?\s*(\d{1,9})\b")
+
+
+def stalled_while_logging(scan: ScanResult) -> Event | None:
+    """A log with no failure in it, copied while the job was still running but hung: every rank's training
+    progress stopped STALL_PACES of its usual intervals (and STALL_SECONDS) before the log's end, while each rank
+    went on printing timed lines that still name the step it was at (a heartbeat or status line: "step=120
+    last_step_age=97s") and no line said training finished. The event is the last of those lines, with no rank
+    (the ranks stopped together; which one is stuck is not in the log). None otherwise."""
+    if scan.finished:
+        return None
+    ranks = {rank for (_, rank) in scan.progress if rank is not None}
+    if len(ranks) < 1:
+        return None
+    stopped = _stopped_before(scan, float("inf"))  # the pace and the last progress, whatever the end
+    if stopped is None:
+        return None
+    _, pace, last_time, step = stopped
+    words = []
+    for rank in sorted(ranks):
+        found = [(w, src) for (src, r), w in scan.last_words.items() if r == rank and w.time is not None]
+        if not found:
+            return None
+        word, src = max(found, key=lambda f: f[0].time or 0.0)
+        said = _SAYS_STEP.search(word.text)
+        if said is None or not _near_last_step(scan, src, rank, int(said.group(1))):
+            return None
+        words.append((word, src, int(said.group(1))))
+    if len({n for _, _, n in words}) != 1:
+        return None
+    word, src, at = max(words, key=lambda w: w[0].time or 0.0)
+    assert word.time is not None
+    idle = word.time - last_time
+    if idle < max(STALL_SECONDS, STALL_PACES * pace):
+        return None
+    name = scan.sources[src] if src < len(scan.sources) else str(src)
+    return Event(
+        STALLED_LIVE,
+        "line",
+        name,
+        src,
+        word.line,
+        None,
+        None,
+        word.time,
+        word.time,
+        word.text,
+        {"idle": f"{idle:.0f}", "pace": f"{pace:.2g}", "step": str(at)},
+    )
