@@ -68,7 +68,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
   rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
   `elastic.node_lost` (class node_failure, see _vanished), the lost peers and the rendezvous timeout its knock-on.
-- `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high).
+- `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high); also when
+  every failure of the ranks' own came more than a second after that kill (an elastic restart that then failed
+  to connect).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code); or ranks lost
   a peer and the launcher saw exactly one other rank end on its own (an exit code, like timeout(1)'s 124) (medium).
 - `finished_early`: ranks lost a peer, and exactly one other rank said it stopped training on its own
@@ -459,7 +461,14 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     # after that error (C++'s "terminate called" aborting the process the exception left): not on its own
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w)) and not _after_its_knock_on(w, view)]
     promoted = False
-    if not roots and fatal:
+    timed = [w for w in fatal if w.time is not None]
+    first_fatal = min(timed, key=lambda w: w.time or 0.0) if timed and len(timed) == len(fatal) else None
+    if roots and first_fatal is not None and all(_plainly_after(r, first_fatal) for r in roots):
+        # every failure of its own came after a rank was killed by a signal (an elastic restart that then failed
+        # to connect, a rank that raised on the lost peer): the kill started it
+        launcher = [w for w in launcher if w is not first_fatal] + roots
+        roots = [first_fatal]
+    elif not roots and fatal:
         # a rank the launcher saw killed by a signal; the others' timeouts follow from it
         roots, promoted = fatal[:1], False
     elif not roots and collateral:
@@ -1413,6 +1422,12 @@ def _plainly_before(a: Event, b: Event) -> bool:
     if a.source_index == b.source_index:
         return (a.line, a.seq) < (b.line, b.seq)
     return a.time is not None and b.time is not None and a.time < b.time
+
+
+def _plainly_after(e: Event, w: Event) -> bool:
+    """e came after the launcher's record w by their own timestamps (an untimed line is not shown to)."""
+    at = e.time if e.time is not None else e.eff_time
+    return at is not None and w.time is not None and at > w.time + 1.0
 
 
 def _rank_list(ranks) -> str:

@@ -33,3 +33,15 @@ def test_a_console_copied_while_the_job_hung_is_a_hang(matcher, tmp_path):
         "\n".join(x.replace("step=120", "step=900") if "heartbeat" in x else x for x in lines) + "\n"
     )
     assert diagnose([str(tmp_path / "moving.log")], matcher).outcome == "healthy"
+
+
+def test_a_rank_killed_by_a_signal_before_every_other_failure_started_it(matcher, tmp_path):
+    # torchrun --max-restarts 2: rank 1 SIGKILLed (the launcher's exitcode -9), the others lose it; each restart
+    # then fails to connect (gloo's connectFullMesh), seconds after the kill
+    log = RUNS / "028_sigkill_rank1_restarts_fail_full" / "console.log"
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("host_oom_killed", 1, "launcher_fatal_signal")
+    # without the launcher's record of the kill, the restart's own failure is all there is
+    lines = log.read_text().splitlines()
+    (tmp_path / "console.log").write_text("\n".join(x for x in lines if "exitcode: -9" not in x) + "\n")
+    assert diagnose([str(tmp_path / "console.log")], matcher).diagnoses[0].class_ != "host_oom_killed"
