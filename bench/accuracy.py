@@ -53,6 +53,7 @@ SETS = {
     "runs_r23": ROOT / "tests" / "corpus" / "blind_r23",  # a second evaluator at the same time
     "runs_r24": ROOT / "tests" / "corpus" / "blind_r24",  # elastic and multi-node shapes, frozen after the r25 fixes
     "runs_r25": ROOT / "tests" / "corpus" / "blind_r25",  # after the runs_r22/r23 fixes (runs_r24 at the same time)
+    "runs_r26": ROOT / "tests" / "corpus" / "blind_r26",  # torchrun/srun/mp.spawn/2-3 nodes, after r24/r25 fixes
     "runs_r27": ROOT / "tests" / "corpus" / "blind_r27",  # partial pastes (tails, greps, one node), after r24/r25 fixes
 }
 
