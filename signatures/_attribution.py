@@ -104,6 +104,7 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `odd_stack_out`: no rank failed on its own, the launcher saw at least two ranks end by a signal (a stall
   watchdog's abort, a kill), and the stacks they printed show the others waiting inside a collective and one rank
   elsewhere: the job hung there (`train.stack_dump_collective_wait`, job_hang_no_progress, _dumped_hang) (medium);
+  the same when the job was cancelled or preempted after its steps had stopped (the stacks dumped, then a cancel);
   or every rank failed alike (or timed out alike), but the stacks printed at the end (faulthandler,
   py-spy) show one rank's main thread somewhere the others' are not (_oddity.odd_stack) (medium); for a lost peer
   with nothing else to go on, low (as `odd_value_out`).
@@ -144,8 +145,10 @@ from ._stall import (
     STALLED,
     STALLED_LIVE,
     failed_before_limit,
+    limit_time,
     stalled_until_limit,
     stalled_while_logging,
+    stopped_before,
     thread_died_before_stall,
 )
 from ._vanished import NODE_LOST, node_lost
@@ -449,6 +452,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             launcher.append(stalled)
     dumped = _dumped_hang(roots, launcher, scan, sigs, oddities)
     if dumped is not None:  # every rank was stopped by a signal, and their stacks show them waiting on one
+        launcher += roots
         roots = [dumped]
         events.append(dumped)
     vanished = node_lost(roots, collateral, launcher, scan, sigs)
@@ -680,9 +684,18 @@ def _dumped_hang(
 ) -> Event | None:
     """No rank failed on its own, but the launcher saw at least two ranks end by a signal (a stall watchdog's
     abort, a kill after a hang) and the stacks they printed show the others waiting inside a collective and one
-    rank elsewhere: the job hung on that rank. Its stack dump, as a job_hang_no_progress finding, or None."""
+    rank elsewhere: the job hung on that rank. Its stack dump, as a job_hang_no_progress finding, or None.
+    The same when every root failure is the job being stopped from outside (a cancel, a preemption) after its
+    training progress had stopped (see _stall.stopped_before): someone dumped the stacks of a hung job and then
+    cancelled it."""
     if roots:
-        return None
+        stops = [limit_time(r) for r in roots if sigs[r.sig_id].cls == "preemption_sigterm"]
+        odd = oddities.stack
+        if len(stops) != len(roots) or None in stops or odd is None or not odd.others_waiting:
+            return None
+        if stopped_before(scan, min(t for t in stops if t is not None)) is None:
+            return None  # still stepping when it was stopped: a preemption, whatever the stacks show
+        return odd.place(roots[0], scan, sig_id=STACK_WAIT, values={"stack": odd.text}, kind="match")
     ended = {w.rank for w in launcher if w.rank is not None and "launcher-exit" in sigs[w.sig_id].tags}
     signalled = {
         w.rank
@@ -1037,7 +1050,10 @@ def _attribute_rank(
             "odd_stack_out",
             "medium",
             Reason(event.values["stack"], event.source, event.line),
-            *[Reason(f"the launcher saw rank {w.rank} end ({exit_code(w)})", w.source, w.line) for w in launcher[:3]],
+            *[
+                Reason(f"the launcher saw rank {w.rank} end ({exit_code(w)})", w.source, w.line)
+                for w in [w for w in launcher if w.rank is not None][:3]
+            ],
         )
     if sig.scope == "job" and sig.cls == "preemption_sigterm":
         node = _one_node_preempted(view, event, same_sig)

@@ -32,7 +32,7 @@ FINISHED_SECONDS = 300.0  # training said it finished this long before the limit
 VALUES = {"idle", "how"}  # what the finding's event always carries for its text ("pace" and "step" when known)
 
 
-def _limit_time(e: Event) -> float | None:
+def limit_time(e: Event) -> float | None:
     if e.time is not None:
         return e.time
     stamp = e.values.get("time")
@@ -44,7 +44,7 @@ def _the_limit(roots: list[Event], sigs: dict[str, Signature]) -> tuple[Event, f
     if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
         return None
     limit = min(roots, key=lambda e: (e.source_index, e.line))
-    struck = _limit_time(limit)
+    struck = limit_time(limit)
     return None if struck is None else (limit, struck)
 
 
@@ -66,7 +66,7 @@ def stalled_until_limit(
     done = _finished_long_before(scan, limit, struck)
     if done is not None:  # training said it was done, and the processes were still there when the limit came
         return quiet({"idle": f"{done:.0f}", "how": "training had said it was done and never exited"})
-    stopped = _stopped_before(scan, struck)
+    stopped = stopped_before(scan, struck)
     if stopped is None:
         return None
     idle, pace, last_time, step = stopped
@@ -91,7 +91,7 @@ def stalled_until_limit(
     )
 
 
-def _stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float, int | None] | None:
+def stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float, int | None] | None:
     """(idle seconds, pace, time of the last progress, its step) when the ranks' timed progress stopped
     STALL_PACES of their usual intervals (and STALL_SECONDS) before `struck`, else None."""
     paces = [
@@ -122,7 +122,7 @@ def failed_before_limit(
         return False
     struck = found[1]
     ranks = {e.rank for e in collateral if e.rank is not None and (e.time is None or e.time < struck)}
-    return len(ranks) >= 2 and _stopped_before(scan, struck) is not None
+    return len(ranks) >= 2 and stopped_before(scan, struck) is not None
 
 
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
@@ -204,7 +204,7 @@ def stalled_while_logging(scan: ScanResult) -> Event | None:
     ranks = {rank for (_, rank) in scan.progress if rank is not None}
     if len(ranks) < 1:
         return None
-    stopped = _stopped_before(scan, float("inf"))  # the pace and the last progress, whatever the end
+    stopped = stopped_before(scan, float("inf"))  # the pace and the last progress, whatever the end
     if stopped is None:
         return None
     _, pace, last_time, step = stopped
