@@ -561,10 +561,15 @@ def _as_divergence(
     lone = next((e for e in events if e.source == where.source and e.line == where.line and e.rank is not None), None)
     if lone is None:
         return f
-    made = dataclasses.replace(lone, sig_id=DIVERGED)
+    return _remade(f, DIVERGED, lone, [a.rank], sigs, key, counts)
+
+
+def _remade(f: Finding, sig_id: str, lone: Event, ranks: list[int], sigs: dict[str, Signature], key, counts) -> Finding:
+    """f as the finding of the made signature sig_id, on `lone`'s line: the events it was made of are its knock-on."""
+    made = dataclasses.replace(lone, sig_id=sig_id)
     knock_on = _group_collateral(f.events, f, sigs, key, counts)
     return dataclasses.replace(
-        f, sig=sigs[DIVERGED], event=made, events=[made], ranks=[a.rank], count=1, collateral=knock_on + f.collateral
+        f, sig=sigs[sig_id], event=made, events=[made], ranks=ranks, count=1, collateral=knock_on + f.collateral
     )
 
 
@@ -579,12 +584,7 @@ def _as_sizes_differ(f: Finding, sigs: dict[str, Signature], key, counts: dict[t
         return f
     where = a.reasons[0]
     lone = next((e for e in f.events if e.source == where.source and e.line == where.line), f.event)
-    made = dataclasses.replace(lone, sig_id=DIFFER_AT_SEQ)
-    knock_on = _group_collateral(f.events, f, sigs, key, counts)
-    ranks = [a.rank] if a.rank is not None else f.ranks
-    return dataclasses.replace(
-        f, sig=sigs[DIFFER_AT_SEQ], event=made, events=[made], ranks=ranks, count=1, collateral=knock_on + f.collateral
-    )
+    return _remade(f, DIFFER_AT_SEQ, lone, [a.rank] if a.rank is not None else f.ranks, sigs, key, counts)
 
 
 def _finding(
@@ -873,8 +873,7 @@ def _innermost(e: Event) -> str:
 def _idle_before(view: JobView, stop: Event) -> float | None:
     """Seconds between the job's last training progress and `stop`, when both times are known."""
     times = [s.progress.time for s in view.ranks.values() if s.progress and s.progress.time is not None]
-    at = stop.time if stop.time is not None else stop.eff_time
-    return at - max(times) if times and at is not None else None
+    return stop.at - max(times) if times and stop.at is not None else None
 
 
 def _after_its_knock_on(w: Event, view: JobView) -> bool:
@@ -1332,8 +1331,7 @@ def _most_nonfinite(signs: list[Event], failure: Event) -> Event | None:
 
 
 def _close_in_time(a: Event, b: Event, seconds: float) -> bool:
-    at, bt = (a.time if a.time is not None else a.eff_time), (b.time if b.time is not None else b.eff_time)
-    return at is not None and bt is not None and abs(at - bt) <= seconds
+    return a.at is not None and b.at is not None and abs(a.at - b.at) <= seconds
 
 
 NUMERICS = {"nan_inf_loss", "fp16_loss_scale_overflow", "loss_spike_divergence"}
@@ -1442,8 +1440,7 @@ def _plainly_before(a: Event, b: Event) -> bool:
 
 def _plainly_after(e: Event, w: Event) -> bool:
     """e came after the launcher's record w by their own timestamps (an untimed line is not shown to)."""
-    at = e.time if e.time is not None else e.eff_time
-    return at is not None and w.time is not None and at > w.time + 1.0
+    return e.at is not None and w.time is not None and e.at > w.time + 1.0
 
 
 def _rank_list(ranks) -> str:
@@ -1484,8 +1481,8 @@ def _differ_at_seq(
     timeouts its knock-on. Each process group numbers its own calls, so the ranks' lines must name the same group
     for that call (ProcessGroupNCCL's "[PG ID g ... Rank r] ... work sequence id: S", see JobView.groups) where
     shown, and at least one must be: without that (older releases print no group), two groups' calls that happen
-    to share a number are not told from one call. The rank alone in
-    its (operation, size) against two or more that agree is named (high); with two ranks, or no lone one, no rank
+    to share a number are not told from one call. The rank alone in its (operation, size) against two or more
+    that agree is named (high); with two ranks, the one that had enqueued no call after it (low); else no rank
     (medium). (rank, rule, confidence, reason), or None."""
     by_seq: dict[str, dict[int, tuple[str, str, Event]]] = {}
     for e in events:

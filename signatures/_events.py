@@ -44,6 +44,11 @@ class Event:
     in_thread: bool = False  # raised in a thread: the process went on without what the thread did
     seq: int = 0  # order of discovery: source order, then line order
 
+    @property
+    def at(self) -> float | None:
+        """When it happened as far as the log tells: its own timestamp, else the last one above it."""
+        return self.time if self.time is not None else self.eff_time
+
 
 @dataclass
 class ErrorLine:

@@ -84,7 +84,7 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         first_seen=FirstSeen(
             source=e.source,
             line=e.line,
-            time=iso(e.time if e.time is not None else e.eff_time),
+            time=iso(e.at),
             time_inferred=e.time is None and e.eff_time is not None,
             text=e.text,
         ),

@@ -199,15 +199,9 @@ def stalled_while_logging(scan: ScanResult) -> Event | None:
     went on printing timed lines that still name the step it was at (a heartbeat or status line: "step=120
     last_step_age=97s") and no line said training finished. The event is the last of those lines, with no rank
     (the ranks stopped together; which one is stuck is not in the log). None otherwise."""
-    if scan.finished:
-        return None
     ranks = {rank for (_, rank) in scan.progress if rank is not None}
-    if len(ranks) < 1:
+    if scan.finished or not ranks:
         return None
-    stopped = stopped_before(scan, float("inf"))  # the pace and the last progress, whatever the end
-    if stopped is None:
-        return None
-    _, pace, last_time, step = stopped
     words = []
     for rank in sorted(ranks):
         found = [(w, src) for (src, r), w in scan.last_words.items() if r == rank and w.time is not None]
@@ -222,9 +216,10 @@ def stalled_while_logging(scan: ScanResult) -> Event | None:
         return None
     word, src, at = max(words, key=lambda w: w[0].time or 0.0)
     assert word.time is not None
-    idle = word.time - last_time
-    if idle < max(STALL_SECONDS, STALL_PACES * pace):
+    stopped = stopped_before(scan, word.time)  # the steps stopped long before the ranks' last status lines
+    if stopped is None:
         return None
+    idle, pace, _, _ = stopped
     name = scan.sources[src] if src < len(scan.sources) else str(src)
     return Event(
         STALLED_LIVE,

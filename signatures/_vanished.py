@@ -28,10 +28,6 @@ RENDEZVOUS_CLASS = "rendezvous_failure"
 SLACK_SECONDS = 30.0  # a vanished source's last line came at most this long after the first lost peer
 
 
-def _when(e: Event) -> float | None:
-    return e.time if e.time is not None else e.eff_time
-
-
 def node_lost(
     roots: list[Event], collateral: list[Event], launcher: list[Event], scan: ScanResult, sigs: dict[str, Signature]
 ) -> Event | None:
@@ -41,7 +37,7 @@ def node_lost(
     if not lost or any(sigs[e.sig_id].cls != RENDEZVOUS_CLASS for e in roots):
         return None
     reporters = {e.rank for e in lost if e.rank is not None}
-    first_lost = min((t for t in map(_when, lost) if t is not None), default=None)
+    first_lost = min((e.at for e in lost if e.at is not None), default=None)
     if any(not _after_lost(r, lost, first_lost) for r in roots):
         return None  # a rendezvous that failed before anyone lost a peer is the start-up's own failure
     recorded = {e.rank for e in launcher + collateral + roots if e.rank is not None}
@@ -78,9 +74,8 @@ def node_lost(
 
 
 def _after_lost(e: Event, lost: list[Event], first_lost: float | None) -> bool:
-    at = _when(e)
-    if at is not None and first_lost is not None:
-        return at >= first_lost
+    if e.at is not None and first_lost is not None:
+        return e.at >= first_lost
     return any(x.source_index == e.source_index and x.line < e.line for x in lost)
 
 
