@@ -97,7 +97,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   tagged `one-writer`; not a DCP, Megatron or DeepSpeed save, where every rank writes) was started by one
   rank only and never completed, in a job of several ranks: that rank (medium). A save that is a rank's last
   word, alone no evidence (an excerpt may end there), counts when that rank is silent and the others report
-  the knock-on.
+  the knock-on; so does any save (DCP's included) that one rank alone started, when that rank then reported
+  nothing while the others reported the knock-on (medium).
 - `job_wide`: the failure is the job's, not a rank's (preemption, time limit, rendezvous; a rendezvous that
   waited for a rank, or an agent that lost the store, after another rank failed on its own is that failure's
   knock-on).
@@ -614,14 +615,16 @@ def _unfinished_on_a_silent_rank(scan: ScanResult, view: JobView) -> list[Event]
     """An operation (a save) started as a rank's last word, with nothing after it in that rank's own log: alone, an
     excerpt that ends there. In a job whose other ranks then reported the knock-on (collective timeouts, lost
     peers) while this rank reported nothing, it is where this rank stopped."""
-    found = []
-    for e in scan.unfinished:
-        state = view.ranks.get(e.rank) if e.rank is not None else None
-        if state is None or state.timeouts or state.collateral or state.roots:
-            continue
-        if any(s.timeouts or s.collateral for r, s in view.ranks.items() if r != e.rank):
-            found.append(e)
-    return found
+    return [e for e in scan.unfinished if e.rank is not None and _silent_while_others_waited(view, e.rank)]
+
+
+def _silent_while_others_waited(view: JobView, rank: int) -> bool:
+    """Rank `rank` reported no failure, timeout or lost peer of its own (an operation it started and never finished
+    is not a report), while another rank reported the knock-on."""
+    state = view.ranks.get(rank)
+    if state is None or state.timeouts or state.collateral or any(e.kind != "absence" for e in state.roots):
+        return False
+    return any(s.timeouts or s.collateral for r, s in view.ranks.items() if r != rank)
 
 
 def _left_behind(view: JobView) -> int | None:
@@ -962,9 +965,11 @@ def _attribute_rank(
                 None,
             ),
         )
-    if "one-writer" in sig.tags and event.kind == "absence" and event.rank is not None and len(view.expected) > 1:
+    if event.kind == "absence" and event.rank is not None and len(view.expected) > 1:
         started = {e.rank for e in same_sig} | {event.rank}
-        if started == {event.rank}:  # one rank started the operation (rank 0 saving) and never finished it
+        # one rank started the operation (rank 0 saving) and never finished it: a save only that rank writes, or
+        # any save when that rank then said nothing while the others reported the knock-on
+        if started == {event.rank} and ("one-writer" in sig.tags or _silent_while_others_waited(view, event.rank)):
             rest = sorted(view.expected - started)
             return because(
                 event.rank,
