@@ -194,8 +194,44 @@ def main() -> int:
             )
             if not args.keep:
                 path.unlink()
-    (OUT / "dense_results.json").write_text(json.dumps(rows, indent=2))
+    fits = _fits(rows)
+    if fits:
+        print(
+            "\nScan CPU seconds against size, least squares over the sizes above: a bounded cost that does not grow "
+            "with the log (each rank's first events, first use of lazily compiled regexes) and the rate of the rest.\n"
+        )
+        print("| profile | sizes | fixed s | marginal MB/s of CPU | worst residual s |")
+        print("|---|---|---:|---:|---:|")
+        for f in fits:
+            print(
+                f"| {f['profile']} | {f['sizes']} | {f['fixed_s']:.3f} | {f['marginal_mb_per_cpu_s']:.0f} "
+                f"| {f['worst_residual_s']:.3f} |"
+            )
+    (OUT / "dense_results.json").write_text(json.dumps({"runs": rows, "fits": fits}, indent=2))
     return 0
+
+
+def _fits(rows: list[dict]) -> list[dict]:
+    """Per profile with two or more sizes: scan CPU seconds = fixed + MB / marginal rate, by least squares."""
+    out = []
+    for profile in dict.fromkeys(r["profile"] for r in rows):
+        pts = [(r["mb"], r["scan_cpu_seconds"]) for r in rows if r["profile"] == profile]
+        if len({x for x, _ in pts}) < 2:
+            continue
+        n = len(pts)
+        mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+        slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+        fixed = my - slope * mx
+        out.append(
+            {
+                "profile": profile,
+                "sizes": "/".join(str(x) for x, _ in pts),
+                "fixed_s": round(fixed, 4),
+                "marginal_mb_per_cpu_s": round(1 / slope, 1) if slope > 0 else float("inf"),
+                "worst_residual_s": round(max(abs(y - fixed - slope * x) for x, y in pts), 4),
+            }
+        )
+    return out
 
 
 if __name__ == "__main__":
