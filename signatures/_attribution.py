@@ -119,13 +119,14 @@ import dataclasses
 import math
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
 from ._lines import PREFIX_CHARS, TORCHRUN_ATTEMPT
+from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._ranks import (
     FATAL_EXITS,
@@ -153,27 +154,13 @@ from ._stall import (
     thread_died_before_stall,
 )
 from ._vanished import NODE_LOST, node_lost
+from ._why import Attribution, Reason, rank_list
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
 BURST_LINES = 400
 BURST_SECONDS = 60.0
 MAX_EXTRA_DIAGNOSES = 4
 STOPPED_EARLY_SECONDS = 30.0  # a rank whose progress stopped this long before the others' did stands out
-
-
-@dataclass
-class Reason:
-    text: str
-    source: str | None = None
-    line: int | None = None
-
-
-@dataclass
-class Attribution:
-    rank: int | None
-    rule: str
-    confidence: str  # "high", "medium" or "low"
-    reasons: list[Reason] = field(default_factory=list)
 
 
 @dataclass
@@ -578,7 +565,7 @@ DIFFER_AT_SEQ = "nccl.ranks_differ_at_same_collective"  # timeouts whose WorkNCC
 
 
 def _as_sizes_differ(f: Finding, sigs: dict[str, Signature], key, counts: dict[tuple[str, int | None], int]) -> Finding:
-    """Timeouts found to name different operations or sizes at one sequence number (see _differ_at_seq): the
+    """Timeouts found to name different operations or sizes at one sequence number (see _mismatch.differ_at_seq): the
     finding becomes that mismatch, on the lone rank's timeout (or the first); the timeouts are its knock-on."""
     a = f.attribution
     if a is None or a.rule != "differ_at_seq" or DIFFER_AT_SEQ not in sigs:
@@ -933,7 +920,7 @@ def _attribute_rank(
         return Attribution(rank, rule, confidence, list(reasons))
 
     first = Reason(f"first seen: {event.text[:160]}", event.source, event.line)
-    differ = _differ_at_seq(same_sig, view.groups) if sig.cls == "nccl_timeout" else None
+    differ = differ_at_seq(same_sig, view.groups) if sig.cls == "nccl_timeout" else None
     if differ is not None:  # the ranks timed out in one collective call they did not agree on: a mismatch
         return because(*differ)
     if sig.cls == "rendezvous_failure" and len(view.implied) == 1 and view.ranks:
@@ -958,7 +945,7 @@ def _attribute_rank(
             "medium",
             first,
             Reason(
-                f"{'rank' if len(gave_up) == 1 else 'ranks'} {_rank_list(gave_up)} gave up waiting for the others to "
+                f"{'rank' if len(gave_up) == 1 else 'ranks'} {rank_list(gave_up)} gave up waiting for the others to "
                 f"join and exited with an error; rank {behind} raised nothing and was still running until the "
                 "launcher stopped it: it never reached the rendezvous",
                 None,
@@ -978,7 +965,7 @@ def _attribute_rank(
                 first,
                 Reason(
                     f"only rank {event.rank} started it and it never completed; "
-                    f"{'rank' if len(rest) == 1 else 'ranks'} {_rank_list(rest)} went on without it or waited",
+                    f"{'rank' if len(rest) == 1 else 'ranks'} {rank_list(rest)} went on without it or waited",
                     event.source,
                     event.line,
                 ),
@@ -1023,7 +1010,7 @@ def _attribute_rank(
             "medium" if idle is not None else "low",
             Reason(
                 f"when the job was interrupted (SIGINT), {'rank' if len(waited) == 1 else 'ranks'} "
-                f"{_rank_list(waited)} {'was' if len(waited) == 1 else 'were'} waiting inside a collective and rank "
+                f"{rank_list(waited)} {'was' if len(waited) == 1 else 'were'} waiting inside a collective and rank "
                 f"{event.rank} alone was somewhere else: the others waited on it{stuck}",
                 event.source,
                 event.line,
@@ -1081,7 +1068,7 @@ def _attribute_rank(
             Reason(f"{sig.title}: this is the job's failure, not one rank's", event.source, event.line),
         )
     if sig.cls == "collective_mismatch":
-        odd = _odd_one_out(same_sig, view)
+        odd = odd_one_out(same_sig, view)
         if odd is not None:
             return because(odd[0], "collective_odd_one_out", odd[2], odd[1])
         reporters = {e.rank for e in same_sig}
@@ -1170,14 +1157,14 @@ def _attribute_rank(
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher, oddities)
     if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
-        alike = Reason(f"all {len(ranks)} ranks failed the same way ({_rank_list(ranks)})", event.source, event.line)
+        alike = Reason(f"all {len(ranks)} ranks failed the same way ({rank_list(ranks)})", event.source, event.line)
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
         if sign is not None:
             return signed(sign, "before every rank failed the same way", alike)
         bad = _odd_value(view, same_sig, ranks) if sig.cls in NUMERICS else None
         if bad is not None:
             return because(bad[0], "first_sign", "medium", bad[1], alike)
-        own_way = _went_its_own_way(view, same_sig)
+        own_way = went_its_own_way(view, same_sig)
         if own_way is not None:
             return because(own_way[0], own_way[1], "medium", own_way[2], alike)
         stack = oddities.stack  # the stacks printed at the end: the one rank not where the others waited
@@ -1188,11 +1175,11 @@ def _attribute_rank(
         found = _silent_or_behind(view, sig, ranks, event, sigs)
         if found is not None:
             return found
-        own_way = _went_its_own_way(view, same_sig)
+        own_way = went_its_own_way(view, same_sig)
         if own_way is not None:
             return because(own_way[0], own_way[1], "medium", own_way[2])
         # where every rank was when its knock-on came (a timeout here, a lost peer there): one in another collective
-        elsewhere = _in_another_collective([*same_sig, *(e for s in view.ranks.values() for e in s.collateral)])
+        elsewhere = in_another_collective([*same_sig, *(e for s in view.ranks.values() for e in s.collateral)])
         if elsewhere is not None:
             return because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
         stack = oddities.stack
@@ -1261,7 +1248,7 @@ def _attribute_rank(
             "medium",
             first,
             Reason(
-                f"the line names no rank; every other rank ({_rank_list(sorted(knock_on))}) reported "
+                f"the line names no rank; every other rank ({rank_list(sorted(knock_on))}) reported "
                 f"only the knock-on, rank {rank} nothing of its own",
                 None,
                 None,
@@ -1448,17 +1435,6 @@ def _plainly_after(e: Event, w: Event) -> bool:
     return e.at is not None and w.time is not None and e.at > w.time + 1.0
 
 
-def _rank_list(ranks) -> str:
-    return ", ".join(str(r) for r in sorted(ranks)[:12]) + ("…" if len(ranks) > 12 else "")
-
-
-# the rank a mismatch report compares its own with: the collective check's ("but Rank 3 is running ...") and DDP's
-# model check ("DDP expects same model across all ranks, but Rank 0 has 6 params, while rank 2 has inconsistent 8
-# params", reducer.cpp): both name the first rank, in rank order, that differs from the reporter
-_OTHER_RANK = re.compile(r"but Rank (\d+) is running|while rank (\d+) has inconsistent")
-_VS_RANK_0 = "of the same param in process 0"  # DDP's per-parameter shape check (see _against_rank_0)
-
-
 def _share_frames(events: list[Event]) -> None:
     """Several signatures can fire on one exception line; the traceback's frames, read for one of them (the
     generic exception's), are a fact about the line: every event on it gets them."""
@@ -1466,261 +1442,6 @@ def _share_frames(events: list[Event]) -> None:
     for e in events:
         if not e.frames:
             e.frames = frames.get((e.source_index, e.line), e.frames)
-
-
-# the torch.distributed call a traceback went through (the innermost frame in distributed_c10d.py names it)
-_C10D_CALL = re.compile(r'distributed_c10d\.py", line \d+, in (\w+)')
-_BACKWARD = re.compile(r"run_backward\(|, in _engine_run_backward\b")
-
-
-MIN_SEQ = 10  # sequence numbers below this are too common to say two timeouts are the same call of one group
-
-
-def _differ_at_seq(
-    events: list[Event], groups: dict[tuple[int, str], str]
-) -> tuple[int | None, str, str, Reason] | None:
-    """ProcessGroupNCCL's watchdog names the work that timed out: WorkNCCL(SeqNum=S, OpType=O, NumelIn=N, ...).
-    Ranks of one group issue their collectives in the same order, so the same SeqNum is the same call on every
-    rank; when the ranks' timeouts at one SeqNum name different operations or sizes, the ranks were not running
-    the same collective (a broadcast of 64 elements against one of 24 million): a collective mismatch, and the
-    timeouts its knock-on. Each process group numbers its own calls, so the ranks' lines must name the same group
-    for that call (ProcessGroupNCCL's "[PG ID g ... Rank r] ... work sequence id: S", see JobView.groups) where
-    shown, and at least one must be: without that (older releases print no group), two groups' calls that happen
-    to share a number are not told from one call. The rank alone in its (operation, size) against two or more
-    that agree is named (high); with two ranks, the one that had enqueued no call after it (low); else no rank
-    (medium). (rank, rule, confidence, reason), or None."""
-    by_seq: dict[str, dict[int, tuple[str, str, Event]]] = {}
-    for e in events:
-        seq, op = e.values.get("seq_num", ""), e.values.get("op_type", "")
-        if e.rank is None or not seq.isdigit() or int(seq) < MIN_SEQ or not op:
-            continue
-        by_seq.setdefault(seq, {}).setdefault(e.rank, (op, e.values.get("numel_in", ""), e))
-    for seq, calls in sorted(by_seq.items(), key=lambda kv: int(kv[0])):
-        ops = {op for op, _, _ in calls.values()}
-        sizes = {n for _, n, _ in calls.values()}
-        if len(calls) < 2 or (len(ops) == 1 and (len(sizes) == 1 or "" in sizes)):
-            continue  # the same call everywhere (or a release that does not print its size)
-        named = {groups[(rank, seq)] for rank in calls if (rank, seq) in groups}
-        if len(named) != 1:
-            continue  # no rank's group for this call is shown (an older release), or ranks of different groups
-        sides: dict[tuple[str, str], list[int]] = {}
-        for rank, (op, n, _) in sorted(calls.items()):
-            sides.setdefault((op, n), []).append(rank)
-
-        def said(key: tuple[str, str]) -> str:
-            return f"{key[0]}" + (f" of {int(key[1]):,} elements" if key[1] else "")
-
-        lone = [ranks[0] for ranks in sides.values() if len(ranks) == 1]
-        most = max(sides.values(), key=len)
-        if len(sides) == 2 and len(lone) == 1 and len(most) >= 2:
-            rank = lone[0]
-            op, n, e = calls[rank]
-            others = next(k for k, v in sides.items() if v is most)
-            return (
-                rank,
-                "differ_at_seq",
-                "high",
-                Reason(
-                    f"at collective {seq} rank {rank} timed out in {said((op, n))} while ranks {_rank_list(most)} "
-                    f"timed out in {said(others)}: the same call of the group, not the same collective",
-                    e.source,
-                    e.line,
-                ),
-            )
-        parts = "; ".join(f"rank{'s' if len(v) > 1 else ''} {_rank_list(v)}: {said(k)}" for k, v in sides.items())
-        e = min((c[2] for c in calls.values()), key=lambda x: (x.source_index, x.line))
-        queued = {  # each rank's "last enqueued" work at this call, from the status line after its timeout
-            x.rank: int(x.values["last_enqueued"])
-            for x in events
-            if x.rank in calls and x.values.get("seq_num") == seq and x.values.get("last_enqueued", "").isdigit()
-        }
-        if len(calls) == 2 and len(queued) == 2 and len(set(queued.values())) == 2:
-            behind = min(queued, key=lambda r: queued[r])
-            ahead = max(queued, key=lambda r: queued[r])
-            return (
-                behind,
-                "differ_at_seq",
-                "low",
-                Reason(
-                    f"at collective {seq} the ranks timed out in different calls ({parts}), and rank {behind} had "
-                    f"issued no call after it (last enqueued {queued[behind]}) while rank {ahead} had gone on "
-                    f"(last enqueued {queued[ahead]}): rank {behind}'s program is the one that left the sequence",
-                    calls[behind][2].source,
-                    calls[behind][2].line,
-                ),
-            )
-        return (
-            None,
-            "differ_at_seq",
-            "medium",
-            Reason(
-                f"at collective {seq} the ranks timed out in different calls ({parts}): they were not running the "
-                "same collective; the log does not show which side the rest of the ranks were on",
-                e.source,
-                e.line,
-            ),
-        )
-    return None
-
-
-def _went_its_own_way(view: JobView, events: list[Event]) -> tuple[int, str, Reason] | None:
-    """Every rank failed alike (a timeout), yet one went its own way first: waiting in another collective than
-    the rest, or having said it finished training before its timeout. (rank, rule, reason), or None."""
-    early = _finished_then_waited(view, events)  # the more telling story: it says why it was elsewhere
-    if early is not None:
-        return early[0], "finished_early", early[1]
-    elsewhere = _in_another_collective(events)
-    if elsewhere is not None:
-        return elsewhere[0], "collective_odd_one_out", elsewhere[1]
-    return None
-
-
-def _in_another_collective(events: list[Event]) -> tuple[int, Reason] | None:
-    """Every rank failed alike (a timeout), but their tracebacks show the ranks waiting in different collectives:
-    all but one in the same call, one in another (a broadcast while the rest all_reduce). The ranks' sequences
-    of collectives diverged, and the rank on its own is where (at least 3 ranks, so that a majority exists)."""
-    calls: dict[int, tuple[str, Event]] = {}
-    for e in events:
-        if e.rank is None or e.rank in calls:
-            continue
-        found = [m.group(1) for frame in e.frames for m in [_C10D_CALL.search(frame)] if m]
-        if found:
-            calls[e.rank] = (found[-1], e)
-        elif e.frames and _BACKWARD.search(e.frames[-1]):  # DDP all-reduces gradients from autograd's hooks
-            calls[e.rank] = ("backward (DDP's gradient all-reduce)", e)
-    if len(calls) < 3:
-        return None
-    by_call: dict[str, list[int]] = {}
-    for rank, (call, _) in sorted(calls.items()):
-        by_call.setdefault(call, []).append(rank)
-    if len(by_call) != 2:
-        return None
-    (lone, alone), (common, rest) = sorted(by_call.items(), key=lambda kv: len(kv[1]))
-    if len(alone) != 1 or len(rest) < 2:
-        return None
-    rank = alone[0]
-    e = calls[rank][1]
-    sender = _receiving_from(e.frames) if lone in ("recv", "irecv") else None
-    if sender is not None and sender in rest:
-        return sender, Reason(
-            f"rank {rank} waited inside {lone} for a send from rank {sender}, which had gone on to {common} (as "
-            f"{'did rank' if len(rest) == 2 else 'did ranks'} {_rank_list([r for r in rest if r != sender])}): rank "
-            f"{sender} skipped the send",
-            e.source,
-            e.line,
-        )
-    return rank, Reason(
-        f"rank {rank} failed inside {lone} while ranks {_rank_list(rest)} failed inside {common}: the ranks "
-        f"were not in the same collective, and rank {rank} is the one that went its own way",
-        e.source,
-        e.line,
-    )
-
-
-# the caller's line of a point-to-point receive from a rank given as a number: dist.recv(t, src=2), recv(t, 2)
-_RECV_FROM = re.compile(r"\b(?:i?recv)\((?:[^()]*,\s*)?(?:src\s*=\s*)?(\d{1,6})\s*[,)]")
-
-
-def _receiving_from(frames: list[str]) -> int | None:
-    """The rank a traceback's point-to-point receive waited on, when the caller's code line names it as a number
-    (the frame above torch.distributed's own): the peer whose send never came."""
-    calls = [i for i, frame in enumerate(frames) if _C10D_CALL.search(frame)]
-    for frame in reversed(frames[: calls[-1]] if calls else []):
-        if "torch/distributed/" in frame:
-            continue
-        found = _RECV_FROM.search(frame.rsplit("\n", 1)[-1])
-        return int(found.group(1)) if found else None
-    return None
-
-
-def _finished_then_waited(view: JobView, events: list[Event]) -> tuple[int, Reason] | None:
-    """Every rank timed out, but one of them had said it finished training before its own timeout (uneven data:
-    it ran out of batches and waited at the end, in a barrier or a final collective, while the others still
-    trained and waited for it in theirs): it went its own way first."""
-    first: dict[int, Event] = {}
-    for e in events:
-        if e.rank is not None and (e.rank not in first or e.line < first[e.rank].line):
-            first[e.rank] = e
-    if len(first) < 2:
-        return None
-    done = []
-    for rank, e in first.items():
-        state = view.ranks.get(rank)
-        said = state.finished if state is not None else None
-        if said is not None and said[0] == e.source and said[1] < e.line:
-            done.append((rank, said))
-    if len(done) != 1:
-        return None
-    rank, (source, line) = done[0]
-    return rank, Reason(
-        f"rank {rank} said it finished training before it timed out; the others were still training: it ran out of "
-        "work first and waited at the end while they waited for it",
-        source,
-        line,
-    )
-
-
-def _odd_one_out(events: list[Event], view: JobView) -> tuple[int, Reason, str] | None:
-    """The rank that differs in a mismatch report, and how sure. Each rank's report compares itself with the first
-    rank, in rank order, whose collective differs ("Rank 1 is running X, but Rank 3 is running Y": PyTorch's
-    ProcessGroupWrapper): the rank most reports name as the other is the odd one; a report from NCCL's own check
-    names it directly. A single report naming the lowest rank other than its own cannot tell the two apart: the
-    reporter, if it is the odd one, names exactly that rank too (low)."""
-    against_0 = _against_rank_0(events, view)
-    if against_0 is not None:
-        return against_0
-    votes: dict[int, list[Event]] = {}
-    for e in events:
-        other = _OTHER_RANK.search(e.text)
-        named = (
-            other.group(1) or other.group(2)
-            if other
-            else (e.values.get("mismatch_rank", "") if "but Rank" not in e.text and e.rank is None else "")
-        )
-        if named.isdigit():
-            votes.setdefault(int(named), []).append(e)
-    if not votes:
-        return None
-    rank = min(votes, key=lambda r: (-len(votes[r]), r))
-    e = votes[rank][0]
-    if len(events) == 1 and e.rank is not None and rank == (1 if e.rank == 0 else 0):
-        return (
-            rank,
-            Reason(
-                f"the one mismatch report, rank {e.rank}'s, compares it with rank {rank}, the first rank it checks: "
-                f"either of the two may be the one whose collective differs (the other ranks' reports would tell)",
-                e.source,
-                e.line,
-            ),
-            "low",
-        )
-    return (
-        rank,
-        Reason(
-            f"the cross-rank check (collectives, or DDP's model) compares each rank with the others in rank order "
-            f"and names rank {rank} as the one that differs ({len(votes[rank])} report(s) name it)",
-            e.source,
-            e.line,
-        ),
-        "high",
-    )
-
-
-def _against_rank_0(events: list[Event], view: JobView) -> tuple[int, Reason, str] | None:
-    """DDP's start-up check compares every rank's parameter shapes with rank 0's, and the ranks that differ
-    raise ("[3]: params[0] in this process with sizes [...] appears not to match sizes of the same param in
-    process 0"): one rank raising is the one whose model differs; every rank but 0 raising means rank 0's does."""
-    raised = sorted({e.rank for e in events if e.rank is not None and _VS_RANK_0 in e.text})
-    if not raised:
-        return None
-    first = next(e for e in events if e.rank == raised[0] and _VS_RANK_0 in e.text)
-    if len(raised) == 1 and raised[0] != 0:
-        why = f"rank {raised[0]} alone found its parameter shapes differ from rank 0's (DDP compares every rank with rank 0)"
-        return raised[0], Reason(why, first.source, first.line), "high"
-    if len(raised) >= 2 and 0 not in raised and set(raised) >= view.expected - {0}:
-        why = f"every rank but 0 ({_rank_list(raised)}) found its parameter shapes differ from rank 0's: rank 0's model is the odd one"
-        return 0, Reason(why, first.source, first.line), "high"
-    return None
 
 
 def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], oddities: Oddities) -> Attribution:
@@ -1751,7 +1472,7 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
             [
                 Reason(f"rank {done[0]} said it stopped training on its own and left", *finished),
                 Reason(
-                    f"{'rank' if len(ranks) == 1 else 'ranks'} {_rank_list(ranks)} then lost their peer",
+                    f"{'rank' if len(ranks) == 1 else 'ranks'} {rank_list(ranks)} then lost their peer",
                     event.source,
                     event.line,
                 ),
@@ -1782,7 +1503,7 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
             "medium",
             [
                 Reason(
-                    f"ranks {_rank_list(ranks)} lost a peer; rank {silent[0]} reported nothing",
+                    f"ranks {rank_list(ranks)} lost a peer; rank {silent[0]} reported nothing",
                     event.source,
                     event.line,
                 )
@@ -1843,7 +1564,7 @@ def _silent_or_behind(
                     event.source,
                     event.line,
                 ),
-                Reason(f"ranks {_rank_list(timed_out)} waited on it and timed out", event.source, event.line),
+                Reason(f"ranks {rank_list(timed_out)} waited on it and timed out", event.source, event.line),
             ],
         )
     completed = {r: s.last_completed for r, s in view.ranks.items() if s.last_completed is not None}
@@ -1918,7 +1639,7 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
     elif len(stuck.get("not_joined", [])) == 1 and weak:
         rank = stuck["not_joined"][0]
         text = (
-            f"Flight Recorder: ranks {_rank_list(stuck['waiting'])} wait in collective {stuck['seq']} "
+            f"Flight Recorder: ranks {rank_list(stuck['waiting'])} wait in collective {stuck['seq']} "
             f"({stuck['op']}); rank {rank}'s newest is {stuck['newest_of_not_joined'][rank]}: it never joined"
         )
     else:
