@@ -18,7 +18,8 @@ Which failure (in order):
    (a watchdog timeout with nothing before it is the finding; collective timeouts on some ranks explain
    lost peers on the others, whose peer exited after its timeout, unless a lost peer is stamped before
    every timeout); else the launcher's record alone
-   (`launcher-exit` signatures: the exit code's meaning is the diagnosis).
+   (`launcher-exit` signatures: the exit code's meaning is the diagnosis), one that names a rank before one that
+   does not (DeepSpeed's launcher prints the last command it started, not the failed one's).
 
 Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
 - `explicit_root`: the initiating event names its rank (high); or a gathered exception every rank printed
@@ -469,6 +470,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         collateral = [e for e in collateral if id(e) not in standing]
     elif not roots and exits:
         roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
+    elif not roots:
+        # a launcher's record that names no rank (DeepSpeed's prints the last command it started, not the failed
+        # one's): the exit code alone is still the diagnosis
+        unranked = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is None]
+        roots = sorted(unranked, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[:1]
     live = None if roots or launcher else stalled_while_logging(scan)
     if live is not None:  # no failure yet: a log copied while the job hung, its ranks still saying where they are
         roots = [live]
@@ -1104,9 +1110,10 @@ def _attribute_rank(
         meaning = FATAL_EXITS.get(code)
         confidence = "medium" if meaning else "low"
         text = (
-            f"only the launcher saw rank {event.rank} end: exit {code}"
+            f"only the launcher saw {'a rank' if event.rank is None else f'rank {event.rank}'} end: exit {code}"
             + (f" ({meaning})" if meaning else "")
             + "; no rank's own error is in this log"
+            + ("; its record does not say which rank it was" if event.rank is None else "")
         )
         others = [w for w in launcher if w is not event and w.rank is not None and not failed_on_its_own(w)]
         reasons = [Reason(text, event.source, event.line)]

@@ -94,6 +94,20 @@ def test_only_the_launcher_saw_it_exit_code_one(matcher):
     assert (report.top.class_, a.rank, a.confidence) == ("python_exception_other", 3, "low")
 
 
+def test_deepspeeds_launcher_record_names_the_exit_but_not_the_rank(matcher):
+    # DeepSpeed's sigkill_handler prints the last command it started, not the failed child's: its --local_rank=1
+    # is not the rank that died (deepspeed/launcher/launch.py)
+    log = """[2023-07-10 04:26:05,876] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 94984
+[2023-07-10 04:26:05,876] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 94985
+[2023-07-10 04:26:35,999] [ERROR] [launch.py:324:sigkill_handler] ['/venv/bin/python3.10', '-u', 'trainCLM.py', \
+'--local_rank=1', '--deepspeed', 'ds_config.json'] exits with return code = {code}""".replace("\\\n", "")
+    for code, cls in (("-9", "host_oom_killed"), ("-11", "python_exception_other"), ("-7", "dataloader_worker_killed")):
+        report = run(matcher, ("console.log", log.format(code=code)))
+        assert report.top is not None, code
+        assert (report.top.class_, report.top.initiating_rank) == (cls, None), code
+        assert attribution(report).rule in ("launcher_exit", "unknown"), code
+
+
 def test_srun_cancelling_the_step_is_teardown_not_preemption(matcher):
     log = """srun: error: node17: task 0: Exited with exit code 1
 slurmstepd: error: *** STEP 1234.0 ON node17 CANCELLED AT 2026-12-03T08:00:00 ***
