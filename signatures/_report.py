@@ -54,6 +54,16 @@ def _evidence(e: Event, kind: str) -> Evidence:
     )
 
 
+# "Rank {rank}" in a signature's text, for a finding with no rank: "A rank" ("rank unknown" reads as a rank's name)
+_RANK_FIELD = re.compile(r"\b([Rr]ank|[Pp]rocess|[Ww]orker) \{rank\}")
+
+
+def _unranked(text: str, f: Finding) -> str:
+    if f.initiating_rank is not None:
+        return text
+    return _RANK_FIELD.sub(lambda m: ("A " if m.group(1)[0].isupper() else "a ") + m.group(1).lower(), text)
+
+
 def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
     sig, e = f.sig, f.event
     cls = (taxonomy or {}).get(sig.cls)
@@ -93,11 +103,11 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         ranks=f.ranks,
         count=f.count,
         collateral=f.collateral,
-        summary=fill_prose(sig.summary, text_values).strip(),
+        summary=fill_prose(_unranked(sig.summary, f), text_values).strip(),
         mechanism=sig.mechanism.strip(),
         root_causes=sig.root_causes,
-        fix=fill_prose(sig.fix, text_values).strip(),
-        checklist=[fill_command(c, text_values) for c in sig.checklist],
+        fix=fill_prose(_unranked(sig.fix, f), text_values).strip(),
+        checklist=[fill_command(_unranked(c, f), text_values) for c in sig.checklist],
         prevention=sig.prevention.strip(),
         verify=fill_command(sig.verify, text_values).strip(),
         references=sig.references,

@@ -106,6 +106,8 @@ def test_deepspeeds_launcher_record_names_the_exit_but_not_the_rank(matcher):
         assert report.top is not None, code
         assert (report.top.class_, report.top.initiating_rank) == (cls, None), code
         assert attribution(report).rule in ("launcher_exit", "unknown"), code
+        # the signature's "Rank {rank} was killed" reads "A rank was killed", not "Rank unknown was killed"
+        assert "unknown" not in report.top.summary.lower() and " rank" in report.top.summary.lower(), code
 
 
 def test_srun_cancelling_the_step_is_teardown_not_preemption(matcher):
