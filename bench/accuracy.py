@@ -55,6 +55,7 @@ SETS = {
     "runs_r25": ROOT / "tests" / "corpus" / "blind_r25",  # after the runs_r22/r23 fixes (runs_r24 at the same time)
     "runs_r26": ROOT / "tests" / "corpus" / "blind_r26",  # torchrun/srun/mp.spawn/2-3 nodes, after r24/r25 fixes
     "runs_r27": ROOT / "tests" / "corpus" / "blind_r27",  # partial pastes (tails, greps, one node), after r24/r25 fixes
+    "runs_r28": ROOT / "tests" / "corpus" / "blind_r28",  # parallel layouts and launchers, frozen 8f20422
     "runs_r29": ROOT / "tests" / "corpus" / "blind_r29",  # noisy production-like logs, frozen 8c728dc (after r26 fixes)
 }
 
