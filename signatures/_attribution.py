@@ -1312,8 +1312,8 @@ SIGN_CLOSE = 5.0  # first signs on several ranks this close in time came togethe
 
 
 def _most_nonfinite(signs: list[Event], failure: Event) -> Event | None:
-    """Several ranks showed the sign within SIGN_CLOSE seconds of each other and of the failure (the order of
-    their lines is then noise): the one rank whose own line carries more non-finite values than every other's
+    """Several ranks showed the sign within SIGN_CLOSE seconds of each other and of the failure, or within SIGN_LINES
+    lines of one untimed console (the order of their lines is then noise): the one rank whose own line carries more non-finite values than every other's
     ("local_loss nan global_loss nan" where the others' local loss is finite) is where the values went bad."""
     firsts: dict[int | None, Event] = {}
     for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
@@ -1325,12 +1325,23 @@ def _most_nonfinite(signs: list[Event], failure: Event) -> Event | None:
     if most == 0 or list(bad.values()).count(most) != 1:
         return None
     odd = firsts[max(bad, key=lambda r: bad[r])]
-    together = all(_close_in_time(odd, e, SIGN_CLOSE) for e in [*firsts.values(), failure])
+    together = all(_together(odd, e) for e in [*firsts.values(), failure])
     return dataclasses.replace(odd, values={**odd.values, "nonfinite_odd": "1"}) if together else None
 
 
 def _close_in_time(a: Event, b: Event, seconds: float) -> bool:
     return a.at is not None and b.at is not None and abs(a.at - b.at) <= seconds
+
+
+SIGN_LINES = 16  # untimed lines of one console this close came together (the ranks' lines of one step)
+
+
+def _together(a: Event, b: Event) -> bool:
+    """a and b came at about the same moment: within SIGN_CLOSE seconds, or, in a console whose lines carry no
+    time, within SIGN_LINES lines of each other."""
+    if a.at is not None and b.at is not None:
+        return abs(a.at - b.at) <= SIGN_CLOSE
+    return a.source_index == b.source_index and a.at is None and b.at is None and abs(a.line - b.line) <= SIGN_LINES
 
 
 NUMERICS = {"nan_inf_loss", "fp16_loss_scale_overflow", "loss_spike_divergence"}

@@ -162,8 +162,9 @@ class _SourceState:
         self.completed: dict[str, int] = {}  # absence operations seen completing in this source
         self.last_error_line = 0  # the last error-like line of this source
         self.late_errors: list[tuple[int, int, int]] = []  # error-like lines of ranks past the caps, this block
-        self.counts: dict[str, int] = {}  # count rules
-        self.count_texts: dict[str, set[str]] = {}  # count rules with distinct = true: lines counted so far
+        self.counts: dict[str | tuple[str, int | None], int] = {}  # count rules: by signature, or (signature, rank)
+        # count rules with distinct = true: lines counted so far, by the same keys
+        self.count_texts: dict[str | tuple[str, int | None], set[str]] = {}
         self.all_seen: dict[str, dict[int, Event]] = {}  # condition = "all"
         self.series: dict[tuple[str, int | None, str], _trend.Series] = {}  # trend rules
         self.flood = False  # the last window was dense with candidate lines: try _bulk

@@ -66,15 +66,16 @@ class RuleKinds:
             first = self.precursors[(sig.id, rank)] = event()
             self.seq += 1  # in the order of discovery, as kept events are (a line's \r-segments in order)
             first.seq = self.seq
+        key = (sig.id, rank) if rule.per_rank else sig.id
         if rule.distinct:
-            seen = st.count_texts.setdefault(sig.id, set())
+            seen = st.count_texts.setdefault(key, set())
             body = _LINE_PREFIX.sub("", text[:TEXT_CHARS], count=1)  # the same message at another time is a repeat
             if body in seen:
                 return
             if len(seen) <= rule.ignore_first + rule.threshold:
                 seen.add(body)
-        n = st.counts.get(sig.id, 0) + 1
-        st.counts[sig.id] = n
+        n = st.counts.get(key, 0) + 1
+        st.counts[key] = n
         if n == rule.ignore_first + rule.threshold:
             e = event()
             e.kind = "count"

@@ -105,6 +105,9 @@ class Count(_Strict):
     threshold: int = Field(ge=2)
     ignore_first: int = Field(0, ge=0)
     distinct: bool = False  # count a line only if its text differs from every line counted before
+    # count each rank's lines on their own (a merged log where every rank prints the same metric line counts each
+    # rank's once, not the step once per rank); the first rank to reach the threshold is the event's
+    per_rank: bool = False
 
 
 class Trend(_Strict):

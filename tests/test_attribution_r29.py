@@ -1,0 +1,47 @@
+"""The changes made after the blind runs_r29 (real CPU runs in tests/corpus/blind_r29), on the runs that showed
+the gaps and on variants that must not trigger them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from signatures import diagnose
+
+RUNS = Path(__file__).resolve().parent / "corpus" / "blind_r29" / "runs"
+
+
+def test_the_rank_whose_own_line_went_non_finite_first_in_an_untimed_console(matcher, tmp_path):
+    # torchrun --tee prefixes only, no times: at step 650 every rank's grad norm is nan (all-reduced), and rank 2's
+    # own loss alone is nan too; each rank's non-finite loss lines are counted on their own (per_rank)
+    log = RUNS / "005" / "console.log"
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nan_inf_loss", 2, "first_sign")
+    assert "more non-finite values" in d.attribution.reasons[0].text
+    # the same console where rank 2's loss at step 650 was still finite: no rank's own line stands out any more
+    # (rank 2 may still be named for printing first, but not for its values)
+    text = log.read_text().replace(
+        "[default2]:INFO:trainer:step 650/900 epoch 3 loss nan",
+        "[default2]:INFO:trainer:step 650/900 epoch 3 loss 2.4411",
+    )
+    (tmp_path / "console.log").write_text(text)
+    d = diagnose([str(tmp_path / "console.log")], matcher).diagnoses[0]
+    assert d.class_ == "nan_inf_loss" and "more non-finite values" not in d.attribution.reasons[0].text
+
+
+def test_each_ranks_non_finite_losses_are_counted_on_their_own(matcher, tmp_path):
+    # one non-finite step printed by four ranks is one bad step per rank, forgiven: not a broken run
+    lines = [
+        f"[default{r}]:INFO:trainer:step {s}/900 loss {2.5 - s / 1000:.4f} lr 3.00e-03"
+        for s in range(10, 200, 10)
+        for r in range(4)
+    ]
+    lines += [f"[default{r}]:INFO:trainer:step 200/900 loss nan lr 3.00e-03" for r in range(4)]
+    lines += [
+        f"[default{r}]:INFO:trainer:step {s}/900 loss {2.3 - s / 1000:.4f} lr 3.00e-03"
+        for s in range(210, 400, 10)
+        for r in range(4)
+    ]
+    (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
+    report = diagnose([str(tmp_path / "console.log")], matcher)
+    assert not any(re.search("nonfinite", d.signature) for d in report.diagnoses)
