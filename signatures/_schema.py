@@ -122,6 +122,9 @@ class Trend(_Strict):
     min_points: int = Field(6, ge=3)  # observations needed in the series
     progress: float = Field(1.0, gt=0, le=1)  # the low point is at most this fraction of the first value
     still_up: float = Field(2.0, ge=1)  # the last observation is still this many times the low point
+    # the climb's median is at least this many times the median of the LEVEL_WINDOW observations before it: a
+    # level that changed, not a noisy per-batch loss dipping to one low value and bouncing back (1: off)
+    level: float = Field(2.0, ge=1)
     series: list[str] = Field(default_factory=list)  # follow only these series names ("" = unnamed)
     ignore_series: list[str] = Field(default_factory=list)
 

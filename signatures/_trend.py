@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from dataclasses import dataclass, field
 
 from ._schema import Trend
@@ -123,8 +124,9 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
 
     Elevated means >= rise x the lowest value so far and >= min_rise above it; the low must be at
     most `progress` x the first value (1.0: any low, including the first value, since an excerpt
-    often starts at the low, and a loss that explodes from the start has diverged too); and the series must still be up at its end (>= still_up x the low): a spike the
-    run recovered from is not a diverged run."""
+    often starts at the low, and a loss that explodes from the start has diverged too); the series must still be
+    up at its end (>= still_up x the low): a spike the run recovered from is not a diverged run; and the climb's
+    median must be `level` x the median of the points before it (_level): noise around a steady level is not."""
     if len(points) < rule.min_points or any(p.value < 0 for p in points):
         return None
     first = points[0].value
@@ -142,6 +144,7 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
                 run >= rule.sustain
                 and last.value >= low.value * rule.still_up
                 and last.value >= low.value + rule.min_rise
+                and _level(points, i, run) >= rule.level
             ):
                 peak = max(q.value for q in points[i:])
                 return Divergence(low, p, peak, last, run)
@@ -151,6 +154,18 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
             low = p
         i += 1
     return None
+
+
+LEVEL_WINDOW = 8  # observations before a climb whose median is the level it climbed from
+
+
+def _level(points: list[Observation], i: int, run: int) -> float:
+    """How many times the median of the climb (points[i : i + run]) is the median of the LEVEL_WINDOW points before
+    it. A per-batch loss that is mostly noise has one low value now and then and bounces back to where it was
+    (a climb about 1x its level); a diverged loss leaves its level (3x and more)."""
+    before = statistics.median(p.value for p in points[max(0, i - LEVEL_WINDOW) : i])
+    after = statistics.median(p.value for p in points[i : i + run])
+    return after / before if before > 0 else math.inf
 
 
 def describe(d: Divergence) -> dict[str, str]:

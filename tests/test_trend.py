@@ -29,6 +29,11 @@ def points(values):
         ([1.2, 0.3, 0.01, 0.05, 0.06, 0.055, 0.062], False),  # big ratio, tiny absolute climb
         ([4.0, 3.0, 1.0, 5.0, 5.0], False),  # too few points
         ([4.0, -1.0, -2.0, 5.0, 5.0, 5.0, 5.0], False),  # negative values: not a loss we follow
+        # a per-batch loss that is noise around a steady level (random targets, blind runs_r28 001, rank 0): one
+        # low value, then the level it came from; the climb is ~1x the level before it, not a divergence
+        ([0.0981, 0.9934, 0.8292, 0.5763, 1.9229, 0.8529, 1.4815, 0.7673, 1.1102, 0.9021, 1.3349, 0.8948], False),
+        # the same noise, then a level 4x higher that stays: diverged
+        ([0.0981, 0.9934, 0.8292, 0.5763, 1.9229, 0.8529, 1.4815, 0.7673, 4.1, 4.6, 3.9, 4.4], True),
     ],
 )
 def test_divergence_rule(values, fires):
@@ -139,3 +144,13 @@ def test_distinct_counting_ignores_the_timestamp_and_launcher_prefix(matcher):
     assert diagnose_text(repeated, matcher).diagnoses == []
     distinct = "".join(f"[rank0]: 2026-12-02 10:00:0{i},000 step {6 + i}/400 | loss inf | lr 6e-3\n" for i in range(4))
     assert diagnose_text(distinct, matcher).diagnoses[0].class_ == "nan_inf_loss"
+
+
+def test_a_noisy_loss_on_every_rank_of_a_healthy_run_is_not_a_divergence(matcher):
+    # blind runs_r28 001: torchrun, 4 ranks, 20 steps on random targets; each rank's loss is noise between ~0.1 and
+    # ~2.3 and the run completes: no failure (before the level check, train.loss_diverged fired on rank 0)
+    from pathlib import Path
+
+    run = Path(__file__).resolve().parent / "corpus" / "blind_r28" / "runs" / "001"
+    report = signatures.diagnose([str(run / "console.log")], matcher)
+    assert report.top is None and report.outcome == "healthy"
