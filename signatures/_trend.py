@@ -144,7 +144,7 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
                 run >= rule.sustain
                 and last.value >= low.value * rule.still_up
                 and last.value >= low.value + rule.min_rise
-                and _level(points, i, run) >= rule.level
+                and _level(points, i, run, low is points[0]) >= rule.level
             ):
                 peak = max(q.value for q in points[i:])
                 return Divergence(low, p, peak, last, run)
@@ -159,13 +159,16 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
 LEVEL_WINDOW = 8  # observations before a climb whose median is the level it climbed from
 
 
-def _level(points: list[Observation], i: int, run: int) -> float:
-    """How many times the median of the climb (points[i : i + run]) is the median of the LEVEL_WINDOW points before
-    it. A per-batch loss that is mostly noise has one low value now and then and bounces back to where it was
-    (a climb about 1x its level); a diverged loss leaves its level (3x and more)."""
-    before = statistics.median(p.value for p in points[max(0, i - LEVEL_WINDOW) : i])
+def _level(points: list[Observation], i: int, run: int, from_start: bool) -> float:
+    """How many times the median of the climb (points[i : i + run]) is the level it climbed from: the median of the
+    LEVEL_WINDOW points before it. A per-batch loss that is mostly noise has one low value now and then and bounces
+    back to where it was (a climb about 1x its level); a diverged loss leaves its level (3x and more). When the low
+    is the series' first value (nothing fell before the climb), the level is the highest value before the climb: a
+    loss exploding from the start climbs past everything before it, noise does not."""
+    before = [p.value for p in points[max(0, i - LEVEL_WINDOW) : i]]
+    level = max(before) if from_start else statistics.median(before)
     after = statistics.median(p.value for p in points[i : i + run])
-    return after / before if before > 0 else math.inf
+    return after / level if level > 0 else math.inf
 
 
 def describe(d: Divergence) -> dict[str, str]:

@@ -32,6 +32,9 @@ def points(values):
         # a per-batch loss that is noise around a steady level (random targets, blind runs_r28 001, rank 0): one
         # low value, then the level it came from; the climb is ~1x the level before it, not a divergence
         ([0.0981, 0.9934, 0.8292, 0.5763, 1.9229, 0.8529, 1.4815, 0.7673, 1.1102, 0.9021, 1.3349, 0.8948], False),
+        # seven points of the same noise (blind runs_r28 006): the low is the first value, and the climb does not
+        # rise past the values before it (a loss that explodes from the start does)
+        ([0.0981, 0.9934, 0.8292, 0.5763, 1.9229, 0.8529, 1.4815], False),
         # the same noise, then a level 4x higher that stays: diverged
         ([0.0981, 0.9934, 0.8292, 0.5763, 1.9229, 0.8529, 1.4815, 0.7673, 4.1, 4.6, 3.9, 4.4], True),
     ],
