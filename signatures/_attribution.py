@@ -274,6 +274,25 @@ def _is_fallback(sig: Signature) -> bool:
     return "fallback" in sig.tags
 
 
+# the exception a line raised: "[rank1]: ConnectionError: ...", "RuntimeError: Gloo connectFullMesh failed ..."
+_RAISED_TYPE = re.compile(r"(?:^|[\s\]:])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt))\b")
+
+
+def _raised_otherwise(sig: Signature, event: Event, same_sig: list[Event]) -> bool:
+    """The generic exception signature fired on every rank, but the initiating rank raised another exception than
+    every other rank's first (a ConnectionError on rank 1, then a restart whose rendezvous failed on both ranks
+    alike): the ranks did not fail the same way."""
+    if not _is_fallback(sig):
+        return False
+    mine = _RAISED_TYPE.search(event.text)
+    firsts: dict[int, Event] = {}
+    for e in sorted(same_sig, key=lambda e: (e.source_index, e.line)):
+        if e.rank is not None and e.rank != event.rank:
+            firsts.setdefault(e.rank, e)
+    theirs = [_RAISED_TYPE.search(e.text) for e in firsts.values()]
+    return mine is not None and bool(theirs) and all(t is not None and t.group(1) != mine.group(1) for t in theirs)
+
+
 def _recoverable(sig: Signature) -> bool:
     """A knock-on, a launcher's record, or an error programs commonly catch and retry (signatures tagged
     `recoverable`: a download that could not connect): not a failure on a rank that went on training after it."""
@@ -1163,7 +1182,13 @@ def _attribute_rank(
 
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher, oddities)
-    if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected) and sig.role != "collateral":
+    if (
+        event.rank is not None
+        and len(ranks) >= 2
+        and set(ranks) >= set(view.expected)
+        and sig.role != "collateral"
+        and not _raised_otherwise(sig, event, same_sig)
+    ):
         alike = Reason(f"all {len(ranks)} ranks failed the same way ({rank_list(ranks)})", event.source, event.line)
         sign = _first_sign(precursors, sig, event, sigs, view, ranks)
         if sign is not None:
