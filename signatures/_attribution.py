@@ -37,6 +37,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   number where every other rank printed the same one in the same line (_oddity.odd_value) (medium); for a lost
   peer with nothing else to tell which, that rank, or the rank whose stack in the dumps at the end differs
   (`odd_stack_out`) (low).
+- `skipped_collective`: a mismatch report names no rank, and one rank's last line says it skipped a collective or
+  a sync ("skipping metric sync") the others then ran (_oddity.odd_skip) (medium).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
@@ -1105,6 +1107,15 @@ def _attribute_rank(
                 "medium",
                 Reason(differs.text, differs.source, differs.line),
                 Reason("the ranks then failed on a collective whose sizes did not match", event.source, event.line),
+            )
+        skipped = oddities.skipped
+        if skipped is not None:  # a rank said it left out a collective the others ran
+            return because(
+                skipped.rank,
+                "skipped_collective",
+                "medium",
+                Reason(skipped.text, skipped.source, skipped.line),
+                Reason("the ranks then failed on a collective that did not match", event.source, event.line),
             )
         if len(reporters) == 1 and event.rank is not None:  # one rank alone found the mismatch and failed on it
             return because(

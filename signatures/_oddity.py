@@ -85,6 +85,10 @@ class Oddities:
     def value(self) -> Odd | None:
         return odd_value(self.scan)
 
+    @cached_property
+    def skipped(self) -> Odd | None:
+        return odd_skip(self.scan)
+
 
 def _name(scan: ScanResult, source: int) -> str:
     return scan.sources[source] if source < len(scan.sources) else "?"
@@ -176,4 +180,28 @@ def odd_value(scan: ScanResult) -> Odd | None:
         _name(scan, source),
         line,
         f'rank {rank} printed "{shown}" where ranks {_ranks(rest)} {_all(rest)} printed "{common}": {text[:160]}',
+    )
+
+
+# a rank's own words that it left out a collective the others then ran: "skipping metric sync", "skipped the
+# all_reduce for this batch", "skip barrier (no data)"
+_SKIPPED = re.compile(
+    r"(?i)\bskip(?:s|ping|ped)?\b[^\n]{0,60}?\b(?:sync(?:hroni[sz]\w*)?|all[_ -]?reduce|all[_ -]?gather|reduce[_ -]?scatter|"
+    r"barrier|broadcast|collective)s?\b"
+)
+
+
+def odd_skip(scan: ScanResult) -> Odd | None:
+    """The one rank whose last word says it skipped a collective or a sync (its code took a branch the others did
+    not: they went into the collective it left out); None when no rank or several ranks say so."""
+    said = [
+        (rank, source, word)
+        for (source, rank), word in scan.last_words.items()
+        if rank is not None and _SKIPPED.search(word.text)
+    ]
+    if len({rank for rank, _, _ in said}) != 1:
+        return None
+    rank, source, word = said[0]
+    return Odd(
+        rank, _name(scan, source), word.line, f"rank {rank}'s last word says it skipped a collective: {word.text[:160]}"
     )

@@ -23,3 +23,21 @@ def test_a_first_exception_then_a_restart_that_failed_alike_names_the_first_rank
     (tmp_path / "console.log").write_text(text.replace(first, "[default1]:[rank1]: " + same.split(":", 1)[1]))
     d = diagnose([str(tmp_path / "console.log")], matcher).diagnoses[0]
     assert (d.initiating_rank, d.attribution.rule) == (None, "all_alike")
+
+
+def test_the_rank_that_said_it_skipped_a_collective_is_named_for_a_mismatch_nobody_named(matcher, tmp_path):
+    # torchrun --log-dir, handed as a .tar.gz: rank 2 logs "skipping metric sync" and goes on to the next DDP
+    # all-reduce; rank 1 aborts on gloo's "Received data size doesn't match expected size", which names no rank
+    run = RUNS / "011" / "job_logs.tar.gz"
+    d = diagnose([str(run)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("collective_mismatch", 2, "skipped_collective")
+    assert "skipping metric sync" in d.attribution.reasons[0].text
+    # the same logs where rank 2 did not say so: only the reporter is left (low confidence)
+    import tarfile
+
+    with tarfile.open(run) as tar:
+        tar.extractall(tmp_path, filter="data")
+    for f in tmp_path.rglob("stdout.log"):
+        f.write_text(f.read_text().replace("skipping metric sync", "metric sync"))
+    d = diagnose([str(tmp_path / "job_logs")], matcher).diagnoses[0]
+    assert d.attribution.rule != "skipped_collective"
