@@ -12,7 +12,8 @@ from ._lines import COMPLETION, PREFIX_CHARS, parse_prefix, strip_ansi
 
 # the launcher's and the scheduler's own lines: not a rank's last word, even under its label ("0: slurmstepd: ...")
 _CHATTER = re.compile(
-    rb"\b(?:slurmstepd|srun|sbatch|salloc)(?:-[\w.-]+)?: |\*\*\* (?:JOB|STEP) \S+ ON |torch[./]distributed[./]elastic|"
+    rb"\b(?:slurmstepd|srun|sbatch|salloc)(?:-[\w.-]+)?: |\*\*\* (?:JOB|STEP) \S+ ON |\b(?:JOB|STEP) [\w.+]+ ON \S+ "
+    rb"CANCELLED AT\b|torch[./]distributed[./]elastic|"
     rb"\bSending process \d+ closing signal\b|\b(?:Terminated|Killed)$|^\W*$"
 )
 LAST_WORD_LINES = 400  # the lines at a source's end where ranks' last words are looked for

@@ -737,4 +737,9 @@ class _Scan(BulkCounting, RuleKinds):
             self.ends.finished_at,
             self.ends.stacks,
             self.ends.values,
+            {
+                key: (t.clock, t.first_clock, t.clocked)
+                for key, t in self.tracks.items()
+                if t.time is None and t.clock is not None and t.first_clock is not None
+            },
         )

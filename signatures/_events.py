@@ -97,3 +97,6 @@ class ScanResult:
     stacks: dict[tuple[int, int | None], Stack] = field(default_factory=dict)
     # per (source index, rank): its last lines near the source's end holding name=number values (line, text)
     end_values: dict[tuple[int, int | None], list[tuple[int, str]]] = field(default_factory=dict)
+    # per (source index, rank) whose progress lines carry a time of day but no date: (seconds since midnight of
+    # the last one, of the first one, how many) (see _stall.stopped_before)
+    clocks: dict[tuple[int, int | None], tuple[float, float, int]] = field(default_factory=dict)

@@ -133,6 +133,25 @@ def parse_time(head: str, default_year: int | None = None) -> float | None:
     return None
 
 
+# a time of day with no date ("[07:34:13][INFO]", "21:24:05 rank 3 step 86", "07:34:13.512 INFO"): at the head of a
+# line, after any launcher label, on its own (not part of a date, a duration like tqdm's "[00:05<00:05", or a path)
+_CLOCK = re.compile(
+    r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)*\s*\[?(?P<h>[01]\d|2[0-3]):(?P<mi>[0-5]\d):(?P<s>[0-5]\d)(?:[.,](?P<frac>\d{1,6}))?"
+    r"(?=\]|\s|,|\||$)"
+)
+
+
+def parse_clock(head: str) -> float | None:
+    """Seconds since midnight of a line's time-of-day stamp when it has no date (see _CLOCK), else None. Only the
+    stall rule reads it, against a dated line of the same job (a time limit's)."""
+    m = _CLOCK.match(head)
+    if m is None:
+        return None
+    return (
+        int(m.group("h")) * 3600 + int(m.group("mi")) * 60 + int(m.group("s")) + float("0." + (m.group("frac") or "0"))
+    )
+
+
 def _epoch(y: int, mo: int, d: int, m: re.Match, tz) -> float | None:
     try:
         frac = m.groupdict().get("frac") or "0"

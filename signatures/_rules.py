@@ -12,7 +12,7 @@ import hyperscan
 from . import _trend
 from ._events import Event
 from ._limits import PRECURSORS_KEPT, TEXT_CHARS
-from ._lines import parse_prefix, strip_ansi
+from ._lines import PREFIX_CHARS, parse_clock, parse_prefix, strip_ansi
 from ._schema import Count, Signature
 
 if TYPE_CHECKING:
@@ -40,6 +40,10 @@ class Track:
     loss: float = 0.0
     first_time: float | None = None
     timed: int = 0
+    # the same from time-of-day stamps with no date (see _lines.parse_clock), when the lines carry no full time
+    clock: float | None = None
+    first_clock: float | None = None
+    clocked: int = 0
 
 
 class RuleKinds:
@@ -157,6 +161,12 @@ class RuleKinds:
                 if track.first_time is None:
                     track.first_time = prefix.time
                 track.timed += 1
+            elif (clock := parse_clock(text[:PREFIX_CHARS])) is not None:  # a time of day, no date
+                if line_no >= track.line:
+                    track.clock = clock
+                if track.first_clock is None:
+                    track.first_clock = clock
+                track.clocked += 1
             read = _trend.reading(sig.trend, groups)
             if read is None:
                 continue

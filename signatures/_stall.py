@@ -9,7 +9,8 @@ never came back, while the others waited silently in the next collective (gloo's
 are longer than many time limits).
 
 The evidence, all from the scan: each rank's last training-progress line and its pace (ScanResult.progress
-and .pace, from the loss lines), each rank's last word near the end of its source (ScanResult.last_words, the
+and .pace, from the loss lines; .clocks when those lines carry a time of day with no date, placed on the day of
+the limit's dated line), each rank's last word near the end of its source (ScanResult.last_words, the
 launcher's and the scheduler's own lines left out), and the time the limit struck.
 """
 
@@ -102,6 +103,8 @@ def stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float
     paces = [p for p in paces if p >= 0]  # a clock that went backwards gives no pace
     progress = [(t, step) for (line, step, t) in scan.progress.values() if t is not None]
     if not paces or not progress:
+        paces, progress = _by_clock(scan, struck)
+    if not paces or not progress:
         return None
     pace = statistics.median(paces)
     last_time = max(t for t, _ in progress)
@@ -109,6 +112,24 @@ def stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float
     if idle < max(STALL_SECONDS, STALL_PACES * pace):
         return None
     return idle, pace, last_time, max((st for t, st in progress if t == last_time and st is not None), default=None)
+
+
+DAY = 86400.0
+
+
+def _by_clock(scan: ScanResult, struck: float) -> tuple[list[float], list[tuple[float, int | None]]]:
+    """Paces and (time, step) of the ranks' last progress from time-of-day stamps with no date ("[07:34:13]"),
+    placed on the day of `struck` (a dated line's time: the limit's): the last progress before the limit, within
+    the 24 hours before it."""
+    paces, progress = [], []
+    for key, (last, first, count) in scan.clocks.items():
+        if key[1] is None:
+            continue
+        if count >= 2:
+            paces.append(((last - first) % DAY) / (count - 1))
+        step = scan.progress[key][1] if key in scan.progress else None
+        progress.append((struck - (struck - last) % DAY, step))
+    return paces, progress
 
 
 def failed_before_limit(

@@ -45,3 +45,26 @@ def test_each_ranks_non_finite_losses_are_counted_on_their_own(matcher, tmp_path
     (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
     report = diagnose([str(tmp_path / "console.log")], matcher)
     assert not any(re.search("nonfinite", d.signature) for d in report.diagnoses)
+
+
+def test_a_time_limit_after_a_hang_in_a_log_stamped_with_times_of_day_only(matcher, tmp_path):
+    # srun --label, "[07:34:13][INFO][2]" stamps with no date: every rank logged step 695, rank 2 then logged that
+    # it took a lock and never came back; 44 s later Slurm cancelled the job at its time limit (the only dated line)
+    log = RUNS / "030" / "slurm-10.out"
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("job_hang_no_progress", 2, "stalled_before_limit")
+    # the same job cancelled 5 s after its last step: it was still training, the time limit stands
+    text = log.read_text(errors="replace").replace("2026-12-06T07:34:57", "2026-12-06T07:34:18")
+    (tmp_path / "slurm-10.out").write_text(text)
+    assert diagnose([str(tmp_path / "slurm-10.out")], matcher).diagnoses[0].class_ == "slurm_time_limit"
+
+
+def test_times_of_day_without_a_date_are_read_at_the_head_of_a_line_only():
+    from signatures._lines import parse_clock
+
+    assert parse_clock("1: [07:34:12][INFO][1] step 675/4000") == 7 * 3600 + 34 * 60 + 12
+    assert parse_clock("21:24:05 rank 3 step 86 local_loss 0.38700") == 21 * 3600 + 24 * 60 + 5
+    assert parse_clock("[rank2]: 07:34:12.250 INFO step 5") == 7 * 3600 + 34 * 60 + 12.25
+    assert parse_clock("epoch 2:  51%|#####| 203/400 [00:05<00:05, 33.83it/s]") is None  # a duration, not at the head
+    assert parse_clock("step 100 eta 01:02:03") is None
+    assert parse_clock("12:34:56:78 not a time") is None
