@@ -38,6 +38,8 @@ _RANK_PATTERNS = [
     re.compile(r"\(worker (?P<rank>\d{1,6}) of \d{1,6}\)"),
     # a logger named after the spawned process's index: "[2026-12-06 00:15:22,600][worker2] starting"
     re.compile(r"\[worker[ _-]?(?P<rank>\d{1,6})\]"),
+    # a formatter's bracketed fields with the rank right after the level: "[07:39:59][INFO][1] step 800"
+    re.compile(r"\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s?\[(?P<rank>\d{1,5})\]"),
 ]
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")

@@ -68,3 +68,15 @@ def test_times_of_day_without_a_date_are_read_at_the_head_of_a_line_only():
     assert parse_clock("epoch 2:  51%|#####| 203/400 [00:05<00:05, 33.83it/s]") is None  # a duration, not at the head
     assert parse_clock("step 100 eta 01:02:03") is None
     assert parse_clock("12:34:56:78 not a time") is None
+
+
+def test_a_rank_in_brackets_right_after_the_level(matcher):
+    from signatures._context import rank_and_host
+    from signatures._lines import parse_prefix
+
+    line = "[07:39:59][INFO][1] step 800/1200 epoch 2 loss nan lr 3.00e-03 grad_norm nan"
+    assert parse_prefix(line).rank == rank_and_host(line)[0] == 1
+    assert rank_and_host("[07:39:59][INFO] step 800 [1] loss 2.5")[0] is None  # not right after the level
+    # blind runs_r29 042: fp16 overflows on every rank, then rank 1's own loss alone goes nan (the temperature typo)
+    d = diagnose([str(RUNS / "042" / "console.log")], matcher).diagnoses[0]
+    assert d.class_ in ("nan_inf_loss", "fp16_loss_scale_overflow") and d.initiating_rank == 1
