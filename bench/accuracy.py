@@ -57,6 +57,7 @@ SETS = {
     "runs_r27": ROOT / "tests" / "corpus" / "blind_r27",  # partial pastes (tails, greps, one node), after r24/r25 fixes
     "runs_r28": ROOT / "tests" / "corpus" / "blind_r28",  # parallel layouts and launchers, frozen 8f20422
     "runs_r29": ROOT / "tests" / "corpus" / "blind_r29",  # noisy production-like logs, frozen 8c728dc (after r26 fixes)
+    "runs_r30": ROOT / "tests" / "corpus" / "blind_r30",  # healthy runs that look alarming, frozen 4aedf9b
 }
 
 
