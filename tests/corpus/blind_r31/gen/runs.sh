@@ -1,0 +1,43 @@
+#!/bin/bash
+# usage: runs.sh NNN ...   (each function writes runs/NNN and gen/raw/NNN)
+source /work/blind/r31/gen/env.sh
+RAW=/work/blind/r31/gen/raw
+ACC="accelerate launch --multi_gpu --num_machines 1 --mixed_precision no --dynamo_backend no"
+prep() { rm -rf $R/$1 $RAW/$1; mkdir -p $R/$1 $RAW/$1; cd $RAW/$1; }
+r001() { prep 001; STEPS=60 timeout 170 $ACC --num_processes 2 --main_process_port 37001 $G/hf_trainer.py > console.log 2>&1; echo rc=$? >> $RAW/001/rc; cp console.log $R/001/; }
+r002() { prep 002; LOGDIR=$RAW/002/pl STEPS=60 MASTER_PORT=37002 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/002/; }
+r003() { prep 003; STEPS=80 timeout 170 $ACC --num_processes 2 --main_process_port 37003 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; tail -200 console.log > $R/003/last200.log; }
+r004() { prep 004; STEPS=60 timeout 170 torchrun --nproc_per_node 2 --master_port 37004 --log-dir $R/004/logs --redirects 3 --tee 3 $G/plain.py > console.log 2>&1; echo rc=$? > rc; }
+r005() { prep 005; SPAWN=2 MASTER_PORT=37005 STEPS=60 timeout 170 python $G/plain.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/005/; }
+r007() { prep 007; FAULT=getitem_keyerror FAULT_RANK=1 STEPS=80 timeout 170 $ACC --num_processes 2 --main_process_port 37007 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/007/; }
+r008() { prep 008; FAULT=collate_ragged FAULT_RANK=1 WORKERS=2 LOGDIR=$RAW/008/pl STEPS=80 MASTER_PORT=37008 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/008/; }
+r009() { prep 009; FAULT=shape FAULT_RANK=1 FAULT_STEP=9 STEPS=60 timeout 170 $ACC --num_processes 2 --main_process_port 37009 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/009/; }
+r010() { prep 010; FAULT=pl_dtype FAULT_RANK=1 FAULT_STEP=7 LOGDIR=$RAW/010/pl STEPS=60 MASTER_PORT=37010 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/010/; }
+r011() { prep 011; FAULT=device FAULT_RANK=2 FAULT_STEP=5 STEPS=60 timeout 170 torchrun --nproc_per_node 3 --master_port 37011 --log-dir $R/011/logs --redirects 3 --tee 3 $G/plain.py > console.log 2>&1; echo rc=$? > rc; }
+r012() { prep 012; FAULT=overflow FAULT_RANK=1 FAULT_STEP=11 STEPS=40 timeout 170 torchrun --nproc_per_node 2 --master_port 37012 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/012/; }
+r013() { prep 013; FAULT=overflow FAULT_RANK=1 FAULT_STEP=8 ANOMALY=1 LOGDIR=$RAW/013/pl STEPS=60 MASTER_PORT=37013 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/013/; }
+r014() { prep 014; FAULT=overflow FAULT_RANK=1 FAULT_STEP=10 STEPS=40 timeout 170 torchrun --nproc_per_node 2 --master_port 37014 $G/plain.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/014/; }
+r015() { prep 015; FAULT=diverge FAULT_STEP=50 BAD_LR=${BAD_LR:-0.5} STEPS=120 timeout 170 $ACC --num_processes 2 --main_process_port 37015 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/015/; }
+r016() { prep 016; FAULT=diverge FAULT_STEP=50 BAD_LR=${BAD_LR:-0.5} STEPS=120 timeout 170 $ACC --num_processes 2 --main_process_port 37016 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/016/; }
+r017() { prep 017; FAULT=worker_kill FAULT_RANK=1 FAULT_STEP=6 WORKERS=2 LOGDIR=$RAW/017/pl STEPS=80 MASTER_PORT=37017 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/017/; }
+r018() { prep 018; FAULT=worker_kill FAULT_RANK=0 FAULT_STEP=8 WORKERS=2 STEPS=80 timeout 170 $ACC --num_processes 2 --main_process_port 37018 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; grep -n -iE "error|exception|traceback|killed|fail|signal" console.log > $R/018/errors.txt; }
+r019() { prep 019; FAULT=sigkill FAULT_RANK=1 FAULT_STEP=12 STEPS=60 timeout 170 torchrun --nproc_per_node 3 --master_port 37019 $G/plain.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/019/; }
+mkcg() { rmdir /sys/fs/cgroup/memory/r31oom 2>/dev/null; mkdir -p /sys/fs/cgroup/memory/r31oom; echo 1500M > /sys/fs/cgroup/memory/r31oom/memory.limit_in_bytes; }
+r020() { prep 020; mkcg; dmesg > dmesg_before.txt; FAULT=cgroup_oom FAULT_RANK=1 FAULT_STEP=10 STEPS=60 timeout 170 torchrun --nproc_per_node 2 --master_port 37020 $G/plain.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/020/; dmesg -T > dmesg_after.txt; diff <(dmesg) dmesg_before.txt | grep '^<' | sed 's/^< //' > /dev/null; dmesg -T | tail -40 > $R/020/dmesg.txt; }
+r021() { prep 021; mkcg; FAULT=cgroup_oom FAULT_RANK=1 FAULT_STEP=9 LOGDIR=$RAW/021/pl STEPS=60 MASTER_PORT=37021 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/021/; }
+r022() { prep 022; FAULT=rlimit FAULT_RANK=1 FAULT_STEP=7 STEPS=60 timeout 170 $ACC --num_processes 2 --main_process_port 37022 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/022/; }
+r023() { prep 023; mkdir -p $RAW/023/out; mount -t tmpfs -o size=2M tmpfs $RAW/023/out; NEMBD=128 OUT=$RAW/023/out SAVE_STEPS=10 STEPS=40 timeout 170 $ACC --num_processes 2 --main_process_port 37023 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; df -h $RAW/023/out >> rc; umount $RAW/023/out; cp console.log $R/023/; }
+r024() { prep 024; mkdir -p $RAW/024/ckpt_src $RAW/024/ckpt; mount --bind -o ro $RAW/024/ckpt_src $RAW/024/ckpt 2>/dev/null || { mount --bind $RAW/024/ckpt_src $RAW/024/ckpt; mount -o remount,bind,ro $RAW/024/ckpt; }; CKPT_DIR=$RAW/024/ckpt CKPT_EVERY=10 LOGDIR=$RAW/024/pl STEPS=60 MASTER_PORT=37024 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; umount $RAW/024/ckpt; cp console.log $R/024/; }
+r025() { prep 025; FINAL_CKPT=$RAW/025/last.ckpt LOGDIR=$RAW/025/pl0 STEPS=20 MASTER_PORT=37025 timeout 170 python $G/pl_train.py > first.log 2>&1; NEMBD=48 RESUME=$RAW/025/last.ckpt LOGDIR=$RAW/025/pl STEPS=60 MASTER_PORT=37025 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/025/; }
+r026() { prep 026; SAVE_STATE=$RAW/026/state STEPS=20 timeout 170 $ACC --num_processes 2 --main_process_port 37026 $G/acc_loop.py > first.log 2>&1; NEMBD=64 RESUME=$RAW/026/state STEPS=60 timeout 170 $ACC --num_processes 2 --main_process_port 37026 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; tail -200 console.log > $R/026/last200.log; }
+hold() { python3 -c "import socket,time;s=socket.socket();s.bind(('0.0.0.0',$1));s.listen();time.sleep(120)" & echo $! > $RAW/$2/holder.pid; sleep 1; }
+r027() { prep 027; hold 37027 027; STEPS=60 timeout 120 torchrun --nproc_per_node 2 --master_port 37027 $G/plain.py > console.log 2>&1; echo rc=$? > rc; kill $(cat holder.pid); cp console.log $R/027/; }
+r028() { prep 028; hold 37028 028; STEPS=60 timeout 120 $ACC --num_processes 2 --main_process_port 37028 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; kill $(cat holder.pid); cp console.log $R/028/; }
+r029() { prep 029; STEPS=60 timeout 150 torchrun --nnodes 2 --node_rank 0 --nproc_per_node 2 --rdzv-backend c10d --rdzv-endpoint 127.0.0.1:37029 --rdzv-id job029 --rdzv-conf join_timeout=40 $G/plain.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/029/; }
+r030() { prep 030; FAULT=silent FIFO=$RAW/030/fifo FAULT_RANK=2 FAULT_STEP=14 STEPS=60 timeout 170 torchrun --nproc_per_node 3 --master_port 37030 --log-dir $RAW/030/logs --redirects 3 --tee 3 $G/plain.py > console.log 2>&1; echo rc=$? > rc; tar -C $RAW/030 -czf $R/030/logs.tar.gz logs console.log; }
+r031() { prep 031; FAULT=silent FIFO=$RAW/031/fifo FAULT_RANK=1 FAULT_STEP=12 DEVICES=3 LOGDIR=$RAW/031/pl STEPS=60 MASTER_PORT=37031 timeout 170 python $G/pl_train.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/031/; }
+r034() { prep 034; FAULT=silent FIFO=$RAW/034/fifo FAULT_RANK=1 FAULT_STEP=10 STEPS=60 timeout 170 $ACC --num_processes 3 --main_process_port 37034 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; tail -200 console.log > $R/034/last200.log; }
+r035() { prep 035; FAULT=dtype FAULT_RANK=0 FAULT_STEP=5 STEPS=60 timeout 170 $ACC --num_processes 2 --main_process_port 37035 $G/acc_loop.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/035/; }
+r036() { prep 036; FAULT=device FAULT_RANK=1 FAULT_STEP=7 STEPS=60 timeout 170 $ACC --num_processes 2 --main_process_port 37036 $G/hf_trainer.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/036/; }
+r037() { prep 037; FAULT=shape FAULT_RANK=1 FAULT_STEP=6 SPAWN=2 MASTER_PORT=37037 STEPS=60 timeout 170 python $G/plain.py > console.log 2>&1; echo rc=$? > rc; cp console.log $R/037/; }
+for n in "$@"; do ( r$n ); echo "run $n done: $(cat $RAW/$n/rc 2>/dev/null | head -1)"; done
