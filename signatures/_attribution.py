@@ -349,6 +349,10 @@ class Survival:
         trained = [r for r in self.after.get(index, {}) if r is not None]
         return len(trained) >= 2 and any(done > line for done in self.done.get(index, {}).values())
 
+    def finished_later(self, source: str, line: int) -> bool:
+        """A line of `source` after `line` said training finished."""
+        return any(done > line for done in self.done.get(self.index.get(source, -1), {}).values())
+
     def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
         """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
         past, since a later attempt of it finished (a console line naming no rank: the last attempt all did)."""
@@ -358,6 +362,24 @@ class Survival:
                 return self.last_attempt_finished
             return any(attempt > 0 for attempt in self.finished_in.get(str(rank), ()))  # one node: local = global
         return any(attempt > int(mine.group(1)) for attempt in self.finished_in.get(mine.group(2), ()))
+
+
+def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
+    """A Python exception its rank trained past (progress after it on that rank, or on every rank of its source for
+    a line naming none) and after which the source said training finished: caught and logged, whatever it was (an
+    optional file missing, a retried connection). Not a checkpoint's or the storage's failure (the run finished
+    without what was being saved, which is still the on-call's problem), nor the numbers' (a NaN or a divergence
+    is about the training itself, however it ended)."""
+    if (
+        sig.role != "root"
+        or e.kind != "line"
+        or not _RAISED_TYPE.search(e.text)
+        or sig.cls in NUMERICS
+        or sig.cls.startswith("checkpoint_")
+        or sig.cls == "storage_io_error"
+    ):
+        return False
+    return went_on(e.source, e.line, e.rank) and went_on.finished_later(e.source, e.line)
 
 
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:
@@ -417,6 +439,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             and (not e.in_thread or went_on.finished_after(e.source, e.line))
             and went_on(e.source, e.line, e.rank)
         )
+        and not _survived_to_the_end(e, sigs[e.sig_id], went_on)
     ]
     kept = {id(e) for e in events}
     # helper threads' exceptions their ranks trained past (the generic one yields to a specific one on its line)

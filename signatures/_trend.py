@@ -8,6 +8,7 @@ taken from each, so a 1 GB log costs a few thousand regex calls, not millions. E
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import statistics
@@ -125,50 +126,97 @@ def diverged(points: list[Observation], rule: Trend) -> Divergence | None:
     Elevated means >= rise x the lowest value so far and >= min_rise above it; the low must be at
     most `progress` x the first value (1.0: any low, including the first value, since an excerpt
     often starts at the low, and a loss that explodes from the start has diverged too); the series must still be
-    up at its end (>= still_up x the low): a spike the run recovered from is not a diverged run; and the climb's
-    median must be `level` x the median of the points before it (_level): noise around a steady level is not."""
+    up at its end (>= still_up x the low): a spike the run recovered from is not a diverged run. A series of
+    SMOOTH_FROM observations or more is judged on its running median (_smoothed): one batch far below the rest is
+    not a low. And the climb must leave the loss's level (_level, _separated, on the values as logged): noise
+    around a steady level is not a climb."""
     if len(points) < rule.min_points or any(p.value < 0 for p in points):
         return None
-    first = points[0].value
-    low = points[0]
+    raw = [p.value for p in points]
+    half = 0 if len(points) < SMOOTH_FROM else min(SMOOTH_MAX, max(1, len(points) // SMOOTH_SPAN))
+    values = _smoothed(raw, half) if half else raw
+    first = values[0]
+    low, at = values[0], 0
     i = 1
-    while i < len(points):
-        p = points[i]
-        threshold = max(low.value * rule.rise, low.value + rule.min_rise)
-        if p.value >= threshold and low.value <= first * rule.progress:
+    while i < len(values):
+        threshold = max(low * rule.rise, low + rule.min_rise)
+        if values[i] >= threshold and low <= first * rule.progress:
             run = 1
-            while i + run < len(points) and points[i + run].value >= threshold:
+            while i + run < len(values) and values[i + run] >= threshold:
                 run += 1
-            last = points[-1]
+            last = values[-1]
             if (
                 run >= rule.sustain
-                and last.value >= low.value * rule.still_up
-                and last.value >= low.value + rule.min_rise
-                and _level(points, i, run, low is points[0]) >= rule.level
+                and last >= low * rule.still_up
+                and last >= low + rule.min_rise
+                and _level(raw, i, at == 0) >= rule.level
+                and _separated(raw, i, run)
             ):
-                peak = max(q.value for q in points[i:])
-                return Divergence(low, p, peak, last, run)
+                # said with the values as logged at those lines (a running median is not a line to look up)
+                return Divergence(points[at], points[i], max(raw[i:]), points[-1], run)
             i += run
             continue
-        if p.value < low.value:
-            low = p
+        if values[i] < low:
+            low, at = values[i], i
         i += 1
     return None
+
+
+SMOOTH_FROM = 12  # a series this long or longer is judged on its running median (see _smoothed) ...
+SMOOTH_SPAN = 20  # ... over one observation on each side per this many in the series ...
+SMOOTH_MAX = 50  # ... and at most this many
+
+
+def _smoothed(values: list[float], half: int) -> list[float]:
+    """Each value replaced by the median of the values within `half` positions of it (fewer at the ends), kept
+    in a sorted window as it slides. A per-batch loss is noisy: one batch far below the rest is not a low the run
+    came down to, and a few batches above it are not a climb; the running median follows the loss's level, which
+    a diverged run leaves and a noisy healthy one does not."""
+    window = sorted(values[: half + 1])
+    out = []
+    for i in range(len(values)):
+        n = len(window)
+        out.append(window[n // 2] if n % 2 else (window[n // 2 - 1] + window[n // 2]) / 2)
+        if i + half + 1 < len(values):
+            bisect.insort(window, values[i + half + 1])
+        if i - half >= 0:
+            del window[bisect.bisect_left(window, values[i - half])]
+    return out
 
 
 LEVEL_WINDOW = 8  # observations before a climb whose median is the level it climbed from
 
 
-def _level(points: list[Observation], i: int, run: int, from_start: bool) -> float:
-    """How many times the median of the climb (points[i : i + run]) is the level it climbed from: the median of the
-    LEVEL_WINDOW points before it. A per-batch loss that is mostly noise has one low value now and then and bounces
-    back to where it was (a climb about 1x its level); a diverged loss leaves its level (3x and more). When the low
+def _level(values: list[float], i: int, from_start: bool) -> float:
+    """How many times the median from the climb to the end (values[i:]) is the level it climbed from: the median of
+    the LEVEL_WINDOW values before it. A per-batch loss that is mostly noise has one low value now and then and
+    bounces back to where it was (about 1x its level); a diverged loss leaves its level (3x and more). When the low
     is the series' first value (nothing fell before the climb), the level is the highest value before the climb: a
     loss exploding from the start climbs past everything before it, noise does not."""
-    before = [p.value for p in points[max(0, i - LEVEL_WINDOW) : i]]
+    before = values[max(0, i - LEVEL_WINDOW) : i]
     level = max(before) if from_start else statistics.median(before)
-    after = statistics.median(p.value for p in points[i : i + run])
+    after = statistics.median(values[i:])  # from the climb to the end: where the loss stayed
     return after / level if level > 0 else math.inf
+
+
+SEPARATION_WINDOW = 16  # logged values before a climb that it must rise clear of
+
+
+def _separated(values: list[float], i: int, run: int) -> bool:
+    """The climb's values (values[i : i + run], as logged) rose clear of the values logged just before it: their
+    lower quartile is above the upper quartile of the SEPARATION_WINDOW values before it. A diverged loss leaves
+    its old range; a noisy one dips and comes back within it."""
+    before = sorted(values[max(0, i - SEPARATION_WINDOW) : i])
+    after = sorted(values[i : i + run])
+    return not before or _quantile(after, 0.25) > _quantile(before, 0.75)
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The q-quantile of sorted `values`, by linear interpolation."""
+    at = q * (len(values) - 1)
+    lo = int(at)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (at - lo)
 
 
 def describe(d: Divergence) -> dict[str, str]:

@@ -157,3 +157,18 @@ def test_a_noisy_loss_on_every_rank_of_a_healthy_run_is_not_a_divergence(matcher
     run = Path(__file__).resolve().parent / "corpus" / "blind_r28" / "runs" / "001"
     report = signatures.diagnose([str(run / "console.log")], matcher)
     assert report.top is None and report.outcome == "healthy"
+
+
+def test_noise_around_a_steady_level_is_not_a_divergence_and_a_level_shift_is():
+    # seeded synthetic per-batch losses: a decaying curve times heavy log-normal noise (sigma 0.5, batch sizes of a
+    # few samples), 20 to 2000 points; then the same series with its last 20% six times higher
+    rng = random.Random(7)
+    flagged = found = 0
+    for _ in range(150):
+        n = rng.choice([20, 60, 300, 2000])
+        noisy = [max(0.001, (2.3 * 0.97**i + 0.3) * rng.lognormvariate(0, 0.5)) for i in range(n)]
+        cut = int(n * 0.8)
+        flagged += _trend.diverged(points(noisy), RULE) is not None
+        found += _trend.diverged(points(noisy[:cut] + [v * 6 for v in noisy[cut:]]), RULE) is not None
+    assert flagged <= 1  # the rule before the running median and the separation test flagged 8 of 200
+    assert found >= 140
