@@ -24,7 +24,9 @@ WINDOW_HITS = 2  # ... and this many trend lines read from each
 EVIDENCE_CHARS = 400
 VALUES = frozenset({"low", "low_at", "value", "up_at", "rise", "peak", "last", "last_at", "series"})  # see describe()
 
-_STEP = re.compile(r"(?i)\b(global[_ ]step|step|iter(?:ation)?|batch|update)\b['\"]?\s*[:=#]?\s*\[?\s*['\"]?(\d{1,9})\b")
+_STEP = re.compile(
+    r"(?i)\b(global[_ ]step|step|iter(?:ation)?|batch|update)\b['\"]?\s*[:=#]?\s*\[?\s*['\"]?(\d{1,9})\b"
+)
 _EPOCH = re.compile(r"(?i)\bepoch['\"]?\s*[:=]?\s*\[?\s*['\"]?(\d+(?:\.\d+)?)")
 
 
