@@ -88,7 +88,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
   the others (low).
 - `first_sign`: every rank failed the same way, but one rank alone showed the same class of trouble first
-  (a count rule's first match below its threshold, like one non-finite loss) (medium); or one rank stopped the
+  (a count rule's first match below its threshold, like one non-finite loss) (medium); or each rank's first sign
+  names a training step and one rank's is earlier than every other rank's ("step 10 loss nan" where the others'
+  first is at step 12) (medium); or one rank stopped the
   job on a check of a value reduced over all ranks (a non-finite global loss) that another rank alone had
   printed going bad first (medium); or, for a numerics failure on every rank, one rank's own failure alone reports a
   non-finite value where the others' are finite ("local=nan"), or its last logged loss alone is 1,000 times the
@@ -156,6 +158,7 @@ from ._stall import (
     stopped_before,
     thread_died_before_stall,
 )
+from ._trend import step_of
 from ._vanished import NODE_LOST, node_lost
 from ._why import Attribution, Reason, rank_list
 
@@ -1224,7 +1227,7 @@ def _attribute_rank(
         and not _raised_otherwise(sig, event, same_sig)
     ):
         alike = Reason(f"all {len(ranks)} ranks failed the same way ({rank_list(ranks)})", event.source, event.line)
-        sign = _first_sign(precursors, sig, event, sigs, view, ranks)
+        sign = _first_sign(precursors, sig, event, sigs, view, ranks) or _first_by_step(precursors, sig, sigs, ranks)
         if sign is not None:
             return signed(sign, "before every rank failed the same way", alike)
         bad = _odd_value(view, same_sig, ranks) if sig.cls in NUMERICS else None
@@ -1365,6 +1368,25 @@ def _first_sign(
         if all(_plainly_before(first, other) for other in firsts.values() if other is not first):
             return first
     return None
+
+
+def _first_by_step(
+    precursors: dict[tuple[str, int | None], Event], sig: Signature, sigs: dict[str, Signature], ranks: list[int]
+) -> Event | None:
+    """Every rank went on to fail the same way (a count rule's threshold), but one rank's first sign of it names an
+    earlier training step than every other rank's first ("step 10 loss nan" where the others' first is at step
+    12): the step is the ranks' shared clock, whatever order their lines were printed in."""
+    firsts: dict[int, Event] = {}
+    for (sid, rank), e in precursors.items():
+        if rank is not None and rank in ranks and sigs[sid].cls == sig.cls:
+            if rank not in firsts or (e.source_index, e.line) < (firsts[rank].source_index, firsts[rank].line):
+                firsts[rank] = e
+    steps = {rank: step_of(e.text) for rank, e in firsts.items()}
+    if len(steps) < 2 or set(steps) != set(ranks) or any(st is None for st in steps.values()):
+        return None
+    lowest = min(steps.values())  # type: ignore[type-var]
+    first = [rank for rank, st in steps.items() if st == lowest]
+    return firsts[first[0]] if len(first) == 1 else None
 
 
 SIGN_CLOSE = 5.0  # first signs on several ranks this close in time came together (one reduced value went bad)
