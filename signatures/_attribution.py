@@ -67,7 +67,7 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   intervals (and 30 s) before the end while each rank went on printing timed lines naming the step it was at
   (a heartbeat), and nothing said training finished: a log copied while the job hung (class
   job_hang_no_progress, `train.progress_stalled`, rank null, medium; see _stall.stalled_while_logging).
-- `node_lost`: ranks lost a peer, no rank failed or was seen to exit on its own, and a node's own log stops
+- `node_lost`: training had begun, ranks lost a peer, no rank failed or was seen to exit on its own, and a node's own log stops
   mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
   rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
   `elastic.node_lost` (class node_failure, see _vanished), the lost peers and the rendezvous timeout its knock-on.

@@ -36,6 +36,8 @@ def node_lost(
     lost = [e for e in collateral if sigs[e.sig_id].cls == LOST_PEER_CLASS]
     if not lost or any(sigs[e.sig_id].cls != RENDEZVOUS_CLASS for e in roots):
         return None
+    if not scan.progress:
+        return None  # no training step was ever logged: a node that never came is the start-up's rendezvous failure
     reporters = {e.rank for e in lost if e.rank is not None}
     first_lost = min((e.at for e in lost if e.at is not None), default=None)
     if any(not _after_lost(r, lost, first_lost) for r in roots):

@@ -33,3 +33,10 @@ def test_dtype_errors_from_a_loss_target_check_and_the_cpu_mixed_dtype_check(mat
     for run, rank in (("010", 1), ("035", 0)):
         d = diagnose([str(RUNS / run / "console.log")], matcher).diagnoses[0]
         assert (d.class_, d.initiating_rank) == ("dtype_mismatch", rank), run
+
+
+def test_a_node_that_never_came_before_any_training_step_is_a_rendezvous_failure(matcher):
+    # Lightning num_nodes=2 with only node 0 started: the store times out with 2/4 clients joined, and the other
+    # local process loses its store connection when the server exits; no training step was ever logged
+    d = diagnose([str(RUNS / "039" / "console.log")], matcher).diagnoses[0]
+    assert d.class_ == "rendezvous_failure"
