@@ -58,10 +58,8 @@ SETS = {
     "runs_r28": ROOT / "tests" / "corpus" / "blind_r28",  # parallel layouts and launchers, frozen 8f20422
     "runs_r29": ROOT / "tests" / "corpus" / "blind_r29",  # noisy production-like logs, frozen 8c728dc (after r26 fixes)
     "runs_r30": ROOT / "tests" / "corpus" / "blind_r30",  # healthy runs that look alarming, frozen 4aedf9b
-    "runs_r31": ROOT
-    / "tests"
-    / "corpus"
-    / "blind_r31",  # real frameworks (HF Trainer, accelerate, Lightning), frozen 4aedf9b
+    "runs_r31": ROOT / "tests" / "corpus" / "blind_r31",  # real frameworks (HF Trainer, Lightning), frozen 4aedf9b
+    "runs_r32": ROOT / "tests" / "corpus" / "blind_r32",  # alarming healthy runs again, frozen 382e7b8
 }
 
 
