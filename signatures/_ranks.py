@@ -59,19 +59,40 @@ def exit_code(e: Event) -> str:
 FORCED_KILL = "elastic.forced_kill_after_sigterm"
 
 
+STEP_ABORTED = "slurm.job_step_aborted"
+
+
 def mark_forced_kills(launcher: list[Event]) -> list[Event]:
     """torchrun logs "Unable to shutdown process P via 15, forcefully exiting via 9" before it SIGKILLs a worker
     that outlived its SIGTERM: that worker's exit -9 is the launcher's teardown, not the OOM killer (exit_code
-    says FORCED)."""
+    says FORCED). So is srun's "task N: Killed" after other tasks had exited with an error and srun had aborted
+    the step ("Job step aborted: Waiting up to N seconds"): the task outlived the step it was tearing down."""
     forced = {e.values.get("pid") for e in launcher if e.sig_id == FORCED_KILL}
-    if not forced:
+    torn = {(e.source_index, e.line) for e in _srun_torn_down(launcher)}
+    if not forced and not torn:
         return launcher
     return [
         dataclasses.replace(e, values={**e.values, "forced": "1"})
-        if e.sig_id != FORCED_KILL and e.values.get("pid") in forced and exit_code(e) in ("-9", "137")
+        if e.sig_id != FORCED_KILL
+        and (e.values.get("pid") in forced or (e.source_index, e.line) in torn)
+        and exit_code(e) in ("-9", "137")
         else e
         for e in launcher
     ]
+
+
+def _srun_torn_down(launcher: list[Event]) -> list[Event]:
+    """srun's records of tasks killed after, in the same source, another task's own error exit and then srun's
+    step abort."""
+    out = []
+    for e in launcher:
+        if "srun: error:" not in e.text or exit_code(e) not in ("-9", "137"):
+            continue
+        before = [w for w in launcher if w.source_index == e.source_index and w.line < e.line]
+        exited = [w.line for w in before if "srun: error:" in w.text and exit_code(w).isdigit() and exit_code(w) != "0"]
+        if exited and any(w.sig_id == STEP_ABORTED and w.line > min(exited) for w in before):
+            out.append(e)
+    return out
 
 
 def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]] = ()) -> list[Event]:

@@ -40,3 +40,19 @@ def test_a_node_that_never_came_before_any_training_step_is_a_rendezvous_failure
     # local process loses its store connection when the server exits; no training step was ever logged
     d = diagnose([str(RUNS / "039" / "console.log")], matcher).diagnoses[0]
     assert d.class_ == "rendezvous_failure"
+
+
+def test_srun_killing_a_task_after_the_others_failed_and_the_step_was_aborted_is_teardown(matcher, tmp_path):
+    # blind runs_r32 032, srun -n 3: rank 0 sleeps silently, ranks 1 and 2 time out in gloo and exit 1, srun aborts
+    # the step ("Job step aborted"), and only then reports "task 0: Killed": the timeout on the silent rank 0
+    log = RUNS.parents[1] / "blind_r32" / "runs" / "032" / "console.log"
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("nccl_timeout", 0)
+    # the kill reported before any task exited on its own error is still the cause
+    lines = log.read_text().splitlines()
+    killed = next(line for line in lines if line.endswith("task 0: Killed"))
+    first = next(i for i, line in enumerate(lines) if "RuntimeError" in line and "Timed out" in line)
+    lines.remove(killed)
+    lines.insert(first, killed)
+    (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
+    assert diagnose([str(tmp_path / "console.log")], matcher).diagnoses[0].class_ == "host_oom_killed"
