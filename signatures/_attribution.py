@@ -130,7 +130,7 @@ from functools import lru_cache
 from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
-from ._lines import PREFIX_CHARS, TORCHRUN_ATTEMPT
+from ._lines import EXCEPTION_LINE, PREFIX_CHARS, TORCHRUN_ATTEMPT
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._ranks import (
@@ -279,8 +279,13 @@ def _is_fallback(sig: Signature) -> bool:
     return "fallback" in sig.tags
 
 
-# the exception a line raised: "[rank1]: ConnectionError: ...", "RuntimeError: Gloo connectFullMesh failed ..."
-_RAISED_TYPE = re.compile(r"(?:^|[\s\]:])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt))\b")
+def _firsts(events) -> dict[int, Event]:
+    """Each rank's first event among `events` (in the order of the logs), events naming no rank left out."""
+    firsts: dict[int, Event] = {}
+    for e in sorted(events, key=lambda e: (e.source_index, e.line, e.seq)):
+        if e.rank is not None:
+            firsts.setdefault(e.rank, e)
+    return firsts
 
 
 def _raised_otherwise(sig: Signature, event: Event, same_sig: list[Event]) -> bool:
@@ -289,12 +294,8 @@ def _raised_otherwise(sig: Signature, event: Event, same_sig: list[Event]) -> bo
     alike): the ranks did not fail the same way."""
     if not _is_fallback(sig):
         return False
-    mine = _RAISED_TYPE.search(event.text)
-    firsts: dict[int, Event] = {}
-    for e in sorted(same_sig, key=lambda e: (e.source_index, e.line)):
-        if e.rank is not None and e.rank != event.rank:
-            firsts.setdefault(e.rank, e)
-    theirs = [_RAISED_TYPE.search(e.text) for e in firsts.values()]
+    mine = EXCEPTION_LINE.search(event.text)
+    theirs = [EXCEPTION_LINE.search(e.text) for r, e in _firsts(same_sig).items() if r != event.rank]
     return mine is not None and bool(theirs) and all(t is not None and t.group(1) != mine.group(1) for t in theirs)
 
 
@@ -348,9 +349,8 @@ class Survival:
         """Ranks that trained in `source` (at least two) said training finished after `line` (with __call__:
         every rank went on past it): whatever failed there (a helper thread dying) did not stop the run. Any rank's
         line will do: interleaved output glues one rank's last line onto another's."""
-        index = self.index.get(source, -1)
-        trained = [r for r in self.after.get(index, {}) if r is not None]
-        return len(trained) >= 2 and any(done > line for done in self.done.get(index, {}).values())
+        trained = [r for r in self.after.get(self.index.get(source, -1), {}) if r is not None]
+        return len(trained) >= 2 and self.finished_later(source, line)
 
     def finished_later(self, source: str, line: int) -> bool:
         """A line of `source` after `line` said training finished."""
@@ -376,7 +376,7 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
     if (
         sig.role != "root"
         or e.kind != "line"
-        or not _RAISED_TYPE.search(e.text)
+        or not EXCEPTION_LINE.search(e.text)
         or sig.cls in NUMERICS
         or sig.cls.startswith("checkpoint_")
         or sig.cls == "storage_io_error"
@@ -1350,10 +1350,7 @@ def _first_sign(
     odd = _most_nonfinite(alike, event) if logging == set(ranks) else None
     if odd is not None:
         return odd
-    signs = [e for e in alike if _not_after(e, event, SIGN_SLACK)]
-    firsts: dict[int | None, Event] = {}
-    for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
-        firsts.setdefault(e.rank, e)
+    firsts = _firsts(e for e in alike if _not_after(e, event, SIGN_SLACK))
     if not firsts:
         return None
     if len(firsts) == 1:
@@ -1376,11 +1373,7 @@ def _first_by_step(
     """Every rank went on to fail the same way (a count rule's threshold), but one rank's first sign of it names an
     earlier training step than every other rank's first ("step 10 loss nan" where the others' first is at step
     12): the step is the ranks' shared clock, whatever order their lines were printed in."""
-    firsts: dict[int, Event] = {}
-    for (sid, rank), e in precursors.items():
-        if rank is not None and rank in ranks and sigs[sid].cls == sig.cls:
-            if rank not in firsts or (e.source_index, e.line) < (firsts[rank].source_index, firsts[rank].line):
-                firsts[rank] = e
+    firsts = _firsts(e for (sid, rank), e in precursors.items() if rank in ranks and sigs[sid].cls == sig.cls)
     steps = {rank: step_of(e.text) for rank, e in firsts.items()}
     if len(steps) < 2 or set(steps) != set(ranks) or any(st is None for st in steps.values()):
         return None
@@ -1396,9 +1389,7 @@ def _most_nonfinite(signs: list[Event], failure: Event) -> Event | None:
     """Several ranks showed the sign within SIGN_CLOSE seconds of each other and of the failure, or within SIGN_LINES
     lines of one untimed console (the order of their lines is then noise): the one rank whose own line carries more non-finite values than every other's
     ("local_loss nan global_loss nan" where the others' local loss is finite) is where the values went bad."""
-    firsts: dict[int | None, Event] = {}
-    for e in sorted(signs, key=lambda e: (e.source_index, e.line, e.seq)):
-        firsts.setdefault(e.rank, e)
+    firsts = _firsts(signs)
     if len(firsts) < 2:
         return None
     bad = {r: len(_NONFINITE.findall(e.text)) for r, e in firsts.items()}
@@ -1408,10 +1399,6 @@ def _most_nonfinite(signs: list[Event], failure: Event) -> Event | None:
     odd = firsts[max(bad, key=lambda r: bad[r])]
     together = all(_together(odd, e) for e in [*firsts.values(), failure])
     return dataclasses.replace(odd, values={**odd.values, "nonfinite_odd": "1"}) if together else None
-
-
-def _close_in_time(a: Event, b: Event, seconds: float) -> bool:
-    return a.at is not None and b.at is not None and abs(a.at - b.at) <= seconds
 
 
 SIGN_LINES = 16  # untimed lines of one console this close came together (the ranks' lines of one step)
@@ -1435,10 +1422,7 @@ def _odd_value(view: JobView, same_sig: list[Event], ranks: list[int]) -> tuple[
     the one rank whose own numbers went bad. Its failure message alone carries more non-finite values than the
     others' ("global=nan local=nan" where the others print a finite local loss), or its last logged loss alone is
     orders of magnitude above the others' (1.9e35 against 3.4). (rank, reason), or None."""
-    firsts: dict[int, Event] = {}
-    for e in sorted(same_sig, key=lambda e: (e.source_index, e.line)):
-        if e.rank is not None and e.rank in ranks:
-            firsts.setdefault(e.rank, e)
+    firsts = _firsts(e for e in same_sig if e.rank in ranks)
     found = {r: len(_NONFINITE.findall(e.text)) for r, e in firsts.items()}
     if len(found) >= 2:
         most = max(found.values())

@@ -67,7 +67,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, strip_ansi, year_of
+from ._lines import EXCEPTION_LINE, PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds, Track
 from ._schema import Pattern, Signature
@@ -86,9 +86,6 @@ _WORLD_SIZE = re.compile(
 # ... or torchrun's launch configuration: "nproc_per_node   : 4" times "max_nodes        : 2"
 _NPROC = re.compile(rb"\bnproc_per_node\s*[:=]\s*(\d{1,5})\b")
 _NNODES = re.compile(rb"\bmax_nodes\s*[:=]\s*(\d{1,5})\b")
-
-# the last line of a Python traceback: an exception type and its message
-_EXCEPTION_LINE = re.compile(r"(?:^|[\s:\]])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 # Lines that look like an error even when no signature explains them.
 ERRORLIKE = [
@@ -587,7 +584,7 @@ class _Scan(BulkCounting, RuleKinds):
                     for k, v in (rx.groups(line) or {}).items():
                         if k not in ("rank", "host"):
                             event.values.setdefault(k, v)
-        elif _EXCEPTION_LINE.search(text):  # a Python exception all the same: was it caught and logged?
+        elif EXCEPTION_LINE.search(text):  # a Python exception all the same: was it caught and logged?
             facts = TracebackFacts()
             st.context.traceback(line_no, ls, rank, facts)
             event.handled = facts.handled
@@ -663,7 +660,7 @@ class _Scan(BulkCounting, RuleKinds):
         if _TRACEBACK in text:
             above = st.context.lines_before(line_no, ls, 1)
             return bool(above) and introduces(above[0], text) and handled_record(above[0])
-        if _EXCEPTION_LINE.search(text):
+        if EXCEPTION_LINE.search(text):
             facts = TracebackFacts()
             st.context.traceback(line_no, ls, rank, facts)
             return facts.handled

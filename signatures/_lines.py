@@ -186,6 +186,9 @@ def host_from_path(name: str) -> str | None:
     return m.group("host") if m else None
 
 
+# a Python exception line and its type: "[rank1]: ConnectionError: ...", "torch.OutOfMemoryError: CUDA out of memory"
+EXCEPTION_LINE = re.compile(r"(?:^|[\s:\]])((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): ")
+
 # a traceback's source line that raises ("    raise ConnectionResetError(104, 'Connection reset by peer')"),
 # after any launcher prefix: it quotes the code, and no signature should read it as the error it raised
 RAISE_LINE = re.compile(rb"^(?:\s*\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)*\s{4,}raise\s")

@@ -84,14 +84,17 @@ def mark_forced_kills(launcher: list[Event]) -> list[Event]:
 def _srun_torn_down(launcher: list[Event]) -> list[Event]:
     """srun's records of tasks killed after, in the same source, another task's own error exit and then srun's
     step abort."""
+    exited: set[int] = set()  # sources where a task exited with an error of its own ...
+    aborted: set[int] = set()  # ... and srun then aborted the step
     out = []
-    for e in launcher:
-        if "srun: error:" not in e.text or exit_code(e) not in ("-9", "137"):
-            continue
-        before = [w for w in launcher if w.source_index == e.source_index and w.line < e.line]
-        exited = [w.line for w in before if "srun: error:" in w.text and exit_code(w).isdigit() and exit_code(w) != "0"]
-        if exited and any(w.sig_id == STEP_ABORTED and w.line > min(exited) for w in before):
+    for e in sorted(launcher, key=lambda e: (e.source_index, e.line)):
+        src, code, srun = e.source_index, exit_code(e), "srun: error:" in e.text
+        if srun and code in ("-9", "137") and src in aborted:
             out.append(e)
+        if srun and code.isdigit() and code != "0":
+            exited.add(src)
+        elif e.sig_id == STEP_ABORTED and src in exited:
+            aborted.add(src)
     return out
 
 
