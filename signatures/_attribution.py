@@ -114,7 +114,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   or every rank failed alike (or timed out alike), but the stacks printed at the end (faulthandler,
   py-spy) show one rank's main thread somewhere the others' are not (_oddity.odd_stack) (medium); for a lost peer
   with nothing else to go on, low (as `odd_value_out`).
-- `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low).
+- `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low); or a log of one rank
+  alone whose only failure is a knock-on (a timeout, a lost peer): the rank it waited on is not in the log.
 """
 
 from __future__ import annotations
@@ -1267,6 +1268,20 @@ def _attribute_rank(
         sign = _sign_elsewhere(precursors, sig, event, sigs)
         if sign is not None:
             return signed(sign, f"while rank {event.rank}, which stopped the job, showed none of its own", first)
+        if sig.role == "collateral" and set(view.ranks) == {event.rank} and (len(view.expected) > 1 or event.rank):
+            # the log is one rank's alone, and its knock-on (a timeout, a lost peer) says it waited on another that
+            # the log does not show (with other ranks in the log that went on, the one left waiting is the odd one)
+            return because(
+                None,
+                "peer_unknown",
+                "low",
+                Reason(
+                    f"this log shows rank {event.rank} alone, and what it reported is a consequence: it waited on "
+                    "another rank, whose own failure is not in this log",
+                    event.source,
+                    event.line,
+                ),
+            )
         return because(event.rank, "explicit_root", "high" if sig.role == "root" else "medium", first)
     named = {e.rank for e in (*same_sig, *related) if e.rank is not None and _close(e, event)}
     if len(named) == 1:
