@@ -181,6 +181,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.lines = 0
         self.sources: list[str] = []
         self.skipped: list[str] = []
+        self.notes: list[str] = []  # how sources were read, when not as they came (see Source.note)
         self.completed: dict[str, int] = {}  # absence rules whose operation was seen to complete
         self.tracks: dict[tuple[int, int | None], Track] = {}  # per (source, rank): its progress (see _trend_line)
         self.world_size: int | None = None
@@ -211,6 +212,8 @@ class _Scan(BulkCounting, RuleKinds):
             return
         self.sources.append(source.name)
         self.source_index[source.name] = index
+        if source.note:
+            self.notes.append(f"{source.name}: {source.note}")
         st = _SourceState(source, index)
         attempt = TORCHRUN_ATTEMPT.search(source.name)
         local, known = self.attempt_ranks.get(source.name[: attempt.end()], (None, None)) if attempt else (None, None)
@@ -739,4 +742,5 @@ class _Scan(BulkCounting, RuleKinds):
                 for key, t in self.tracks.items()
                 if t.time is None and t.clock is not None and t.first_clock is not None
             },
+            self.notes,
         )

@@ -100,3 +100,4 @@ class ScanResult:
     # per (source index, rank) whose progress lines carry a time of day but no date: (seconds since midnight of
     # the last one, of the first one, how many) (see _stall.stopped_before)
     clocks: dict[tuple[int, int | None], tuple[float, float, int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # how sources were read, when not as they came (Source.note)

@@ -134,6 +134,7 @@ class Stats(_Part):
     completed: dict[str, int]  # absence signatures whose awaited completion was seen, and how often
     seconds: float
     last_step: int | None = None  # the highest training step the logs showed (from the sampled progress lines)
+    notes: list[str] = []  # how sources were read, when not as they came (a paste's wrapped lines rejoined)
 
 
 class Stuck(_Part):

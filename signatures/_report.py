@@ -399,6 +399,7 @@ def build_report(
             completed=scan.completed,
             seconds=round(seconds, 3),
             last_step=max((step for _, step, _ in scan.progress.values() if step is not None), default=None),
+            notes=scan.notes,
         ),
         unrecognised_hint=unrecognised_hint(unrecognised),
         flight_recorder=FlightRecorder.model_validate(recorder) if recorder else None,
@@ -778,6 +779,7 @@ def render_lines(report: Report, width: int = 100) -> list[Line]:
         )
     )
     out += [("dim", f"  skipped {s}") for s in stats.skipped]
+    out += [("dim", f"  read {s}") for s in stats.notes]
     return out
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, cast
 
 from ._lines import host_from_path, rank_from_path
+from ._unwrap import unwrapped, wrap_width
 
 SNIFF = 8192
 SPOOL_IN_MEMORY = 8 << 20
@@ -48,6 +49,17 @@ class Source:
     rank_hint: int | None
     host_hint: str | None
     head: bytes = b""  # first bytes, already read off `stream` while sniffing
+    note: str | None = None  # how it was read, when not as it came (a paste's wrapped lines rejoined)
+
+
+def _plain(name: str, stream: IO[bytes], size: int | None, head: bytes) -> Source:
+    """A text source; a paste hard-wrapped at a fixed width is read with its cut lines rejoined (see _unwrap)."""
+    width = wrap_width(head, whole=len(head) < SNIFF)
+    if width is None:
+        return Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
+    joined = unwrapped(cast(IO[bytes], _Peeked(head, stream)), width)
+    note = f"its lines were wrapped at {width} columns and are read rejoined (line numbers count the rejoined lines)"
+    return Source(name, joined, size, rank_from_path(name), host_from_path(name), joined.read(SNIFF), note)
 
 
 def _kind(head: bytes) -> str:
@@ -196,7 +208,7 @@ def _expand_stream(
         else:
             yield from _expand_zip(name, stream, head, budget, depth + 1)
         return
-    yield Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
+    yield _plain(name, stream, size, head)
 
 
 def _expand_tar(name: str, stream: IO[bytes], budget: Budget, depth: int) -> Iterator[Source]:
@@ -317,5 +329,4 @@ def _open_file(path: Path, display: str, budget: Budget) -> Iterator[Source]:
 def source_from_bytes(name: str, data: bytes) -> Source:
     """An in-memory log (a pasted log, a signature's case)."""
     stream = io.BytesIO(data)
-    head = stream.read(SNIFF)
-    return Source(name, stream, len(data), rank_from_path(name), host_from_path(name), head)
+    return _plain(name, stream, len(data), stream.read(SNIFF))
