@@ -63,6 +63,7 @@ SETS = {
     "runs_r31": ROOT / "tests" / "corpus" / "blind_r31",  # real frameworks (HF Trainer, Lightning), frozen 4aedf9b
     "runs_r32": ROOT / "tests" / "corpus" / "blind_r32",  # alarming healthy runs again, frozen 382e7b8
     "runs_r33": ROOT / "tests" / "corpus" / "blind_r33",  # what on-call gets pasted, frozen 382e7b8
+    "runs_r34": ROOT / "tests" / "corpus" / "blind_r34",  # a week of on-call, frozen d8759c3
 }
 
 
