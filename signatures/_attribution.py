@@ -82,12 +82,16 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
   the collective timeout except one (high with a world size, medium otherwise). A SIGTERM a rank was sent when
   the job was ended (teardown, preemption_sigterm) is not its report, nor its own failure. A time limit that
-  came long after the ranks stopped and after two or more ranks' knock-on is teardown (_stall.failed_before_limit).
+  came long after the ranks stopped and after two or more ranks' knock-on is teardown (_stall.failed_before_limit),
+  and so is a step cancel printed under a collective timeout in the same task's file (srun -K after the timeout).
+  When several ranks did not report it (a launcher stopped them first), the one whose last word is not its last
+  step while the others' is (a "flushing..." line, then nothing) is named (low, _oddity.went_elsewhere).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
   the others (low).
-- `first_sign`: every rank failed the same way, but one rank alone showed the same class of trouble first
+- `first_sign` (a value every rank shares, like a gradient norm another rank printed at the same step, is no
+  rank's own sign): every rank failed the same way, but one rank alone showed the same class of trouble first
   (a count rule's first match below its threshold, like one non-finite loss) (medium); or each rank's first sign
   names a training step and one rank's is earlier than every other rank's ("step 10 loss nan" where the others'
   first is at step 12) (medium); or one rank stopped the
@@ -125,6 +129,7 @@ import dataclasses
 import math
 import re
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -386,14 +391,21 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
     return went_on(e.source, e.line, e.rank) and went_on.finished_later(e.source, e.line)
 
 
-def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event]) -> bool:
+def _teardown(
+    e: Event, sig: Signature, others: list[Event], launcher: list[Event], timed_out: Sequence[Event] = ()
+) -> bool:
     """A scheduler cancel or a received SIGTERM (signatures tagged `teardown`) that follows a failure the job
-    had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died."""
+    had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died, or a step
+    cancelled right under a collective timeout in the same task's file (the timeout took its full time before it:
+    the task raised and exited, and srun cancelled the step; a cancel from outside would have come first)."""
     if "teardown" not in sig.tags or e.values.get("reason"):
         return False
     # A step (not the job) cancelled is srun tearing down its tasks: a failure whose order against it the logs
     # cannot tell (per-task files without timestamps) came first unless shown to come after.
-    first = _not_after if e.values.get("step") else _before
+    step = bool(e.values.get("step"))
+    first = _not_after if step else _before
+    if step and any(t.source_index == e.source_index and t.line < e.line for t in timed_out):
+        return True
     return any(first(x, e) for x in others if x is not e) or any(failed_on_its_own(w) and first(w, e) for w in launcher)
 
 
@@ -454,7 +466,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     launcher = mark_forced_kills([e for e in events if sigs[e.sig_id].role == "wrapper"])
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
-    teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher)]
+    # a collective timeout printed above a step's cancel in the same file: the step was torn down after it
+    timed_out = [e for e in events if sigs[e.sig_id].role == "collateral" and sigs[e.sig_id].cls == "nccl_timeout"]
+    teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher, timed_out)]
     failed = explicit + [w for w in launcher if failed_on_its_own(w)]  # a launcher's record of a rank that failed
     teardown += [e for e in roots if e not in teardown and _waited_for(e, sigs, failed)]
     roots = [e for e in roots if e not in teardown]
@@ -1242,7 +1256,7 @@ def _attribute_rank(
             return because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line), alike)
         return because(None, "all_alike", "medium", alike)
     if sig.role == "collateral" or sig.cls == "nccl_timeout":
-        found = _silent_or_behind(view, sig, ranks, event, sigs)
+        found = _silent_or_behind(view, sig, ranks, event, sigs, oddities)
         if found is not None:
             return found
         own_way = went_its_own_way(view, same_sig)
@@ -1517,7 +1531,26 @@ def _sign_elsewhere(
     ]
     if any(e.rank == event.rank for e in signs) or len({e.rank for e in signs}) != 1:
         return None
-    return min(signs, key=lambda e: (e.source_index, e.line, e.seq))
+    first = min(signs, key=lambda e: (e.source_index, e.line, e.seq))
+    # the same trouble on a third rank at the same step or moment, printed after the failure: a value every rank
+    # shares (a gradient norm after its all-reduce), not one rank's own
+    if any(
+        sigs[sid].cls == sig.cls and rank not in (None, event.rank, first.rank) and _same_moment(e, first)
+        for (sid, rank), e in precursors.items()
+    ):
+        return None
+    return first
+
+
+_STEP_OF = re.compile(r"(?i)\bstep\b\W{0,3}(\d+)")
+
+
+def _same_moment(a: Event, b: Event) -> bool:
+    """Two lines of one training step: the same step number, or stamped within a second of each other."""
+    sa, sb = _STEP_OF.search(a.text), _STEP_OF.search(b.text)
+    if sa and sb:
+        return sa.group(1) == sb.group(1)
+    return a.time is not None and b.time is not None and abs(a.time - b.time) <= 1.0
 
 
 def _plainly_before(a: Event, b: Event) -> bool:
@@ -1627,7 +1660,7 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
 
 
 def _silent_or_behind(
-    view: JobView, sig: Signature, ranks: list[int], event: Event, sigs: dict[str, Signature]
+    view: JobView, sig: Signature, ranks: list[int], event: Event, sigs: dict[str, Signature], oddities: Oddities
 ) -> Attribution | None:
     def knock_on(e: Event) -> bool:  # not a stop from outside (a SIGTERM a rank was sent when the job was ended)
         return "teardown" not in sigs[e.sig_id].tags and sigs[e.sig_id].cls != "preemption_sigterm"
@@ -1663,6 +1696,23 @@ def _silent_or_behind(
                     event.line,
                 ),
                 Reason(f"ranks {rank_list(timed_out)} waited on it and timed out", event.source, event.line),
+            ],
+        )
+    gone = oddities.elsewhere(missing) if len(missing) >= 2 else None
+    if gone is not None:  # several did not report it (a launcher stopped them first): the one that went elsewhere
+        return Attribution(
+            gone.rank,
+            "silent_rank",
+            "low",
+            [
+                Reason(gone.text, gone.source, gone.line),
+                Reason(
+                    f"{'ranks' if len(timed_out) > 1 else 'rank'} {rank_list(timed_out)} timed out waiting; of the "
+                    f"{len(missing)} ranks that did not report "
+                    "it, the others' last word is their last step",
+                    event.source,
+                    event.line,
+                ),
             ],
         )
     completed = {r: s.last_completed for r, s in view.ranks.items() if s.last_completed is not None}

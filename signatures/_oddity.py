@@ -89,6 +89,9 @@ class Oddities:
     def skipped(self) -> Odd | None:
         return odd_skip(self.scan)
 
+    def elsewhere(self, among: list[int]) -> Odd | None:
+        return went_elsewhere(self.scan, among)
+
 
 def _name(scan: ScanResult, source: int) -> str:
     return scan.sources[source] if source < len(scan.sources) else "?"
@@ -204,4 +207,28 @@ def odd_skip(scan: ScanResult) -> Odd | None:
     rank, source, word = said[0]
     return Odd(
         rank, _name(scan, source), word.line, f"rank {rank}'s last word says it skipped a collective: {word.text[:160]}"
+    )
+
+
+def went_elsewhere(scan: ScanResult, among: list[int]) -> Odd | None:
+    """Of the ranks `among` (those that did not report a timeout the others did), the one whose last word is not
+    its last training step: it logged a step like the others, then printed something else (a flush, a save, an
+    eval) and nothing more, while the others' last word is that step. It went somewhere the others did not follow,
+    and stayed there. None unless exactly one such rank, and at least one other whose last word is its step."""
+    gone, stayed = [], []
+    for (source, rank), word in scan.last_words.items():
+        if rank not in among:
+            continue
+        mine = scan.progress.get((source, rank))
+        if mine is None:
+            continue
+        (gone if word.line > mine[0] else stayed).append((rank, source, word))
+    if len({rank for rank, _, _ in gone}) != 1 or not stayed:
+        return None
+    rank, source, word = gone[0]
+    return Odd(
+        rank,
+        _name(scan, source),
+        word.line,
+        f"rank {rank} logged its last step like the others, then printed this and nothing more: {word.text[:160]}",
     )
