@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ._ends import COUNT, VALUE
-from ._events import Event, ScanResult
+from ._events import Event, LastWord, ScanResult
 
 # a frame inside a collective or autograd's engine (DDP all-reduces gradients from backward's hooks)
 WAITING = re.compile(
@@ -215,7 +215,8 @@ def went_elsewhere(scan: ScanResult, among: list[int]) -> Odd | None:
     its last training step: it logged a step like the others, then printed something else (a flush, a save, an
     eval) and nothing more, while the others' last word is that step. It went somewhere the others did not follow,
     and stayed there. None unless exactly one such rank, and at least one other whose last word is its step."""
-    gone, stayed = [], []
+    gone: list[tuple[int, int, LastWord]] = []
+    stayed: list[tuple[int, int, LastWord]] = []
     for (source, rank), word in scan.last_words.items():
         if rank not in among:
             continue
