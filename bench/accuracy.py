@@ -30,6 +30,7 @@ SETS = {
     "blind_t1": ROOT / "tests" / "realworld" / "blind_t1",  # multi-rank excerpts, for attribution
     "blind_t2": ROOT / "tests" / "realworld" / "blind_t2",  # more multi-rank excerpts, frozen 6d3aed3
     "blind_t3": ROOT / "tests" / "realworld" / "blind_t3",  # issue-thread excerpts, frozen d8759c3
+    "blind_t4": ROOT / "tests" / "realworld" / "blind_t4",  # issue-thread excerpts, frozen df456e2
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
