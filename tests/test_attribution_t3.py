@@ -63,3 +63,19 @@ def test_recognised_after_blind_t3(matcher):
         ("024_llamafactory_npu_grad_norm_nan.log", "train.loss_zero_grad_norm_nonfinite"),
     ):
         assert diagnose([str(T3 / name)], matcher).diagnoses[0].signature == sig, name
+
+
+T4 = HERE / "realworld" / "blind_t4" / "logs"
+
+
+def test_recognised_after_blind_t4(matcher):
+    # a watchdog line wrapped after "last enqueued" behind a runner's tag (011; the log holds rank 3 alone, so no
+    # rank is named), NCCL's ring search failing (019), the kernel's first OOM line alone (023), gloo's file store
+    # refused (018)
+    for name, sig in (
+        ("011_milabench_dinov2_nccl_timeout_rank3.log", "nccl.watchdog_collective_timeout"),
+        ("019_nccl_ring_does_not_loop_back.log", "nccl.internal_error"),
+        ("023_dali_dmesg_oom_killer.log", "kernel.oom_killer"),
+        ("018_milvlg_gloo_filestore_permission.log", "c10d.file_store_open_failed"),
+    ):
+        assert diagnose([str(T4 / name)], matcher).diagnoses[0].signature == sig, name
