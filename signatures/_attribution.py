@@ -129,7 +129,6 @@ import dataclasses
 import math
 import re
 import statistics
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -391,9 +390,7 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
     return went_on(e.source, e.line, e.rank) and went_on.finished_later(e.source, e.line)
 
 
-def _teardown(
-    e: Event, sig: Signature, others: list[Event], launcher: list[Event], timed_out: Sequence[Event] = ()
-) -> bool:
+def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event], timed_out: list[Event]) -> bool:
     """A scheduler cancel or a received SIGTERM (signatures tagged `teardown`) that follows a failure the job
     had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died, or a step
     cancelled right under a collective timeout in the same task's file (the timeout took its full time before it:
@@ -1542,14 +1539,11 @@ def _sign_elsewhere(
     return first
 
 
-_STEP_OF = re.compile(r"(?i)\bstep\b\W{0,3}(\d+)")
-
-
 def _same_moment(a: Event, b: Event) -> bool:
     """Two lines of one training step: the same step number, or stamped within a second of each other."""
-    sa, sb = _STEP_OF.search(a.text), _STEP_OF.search(b.text)
-    if sa and sb:
-        return sa.group(1) == sb.group(1)
+    sa, sb = step_of(a.text), step_of(b.text)
+    if sa is not None and sb is not None:
+        return sa == sb
     return a.time is not None and b.time is not None and abs(a.time - b.time) <= 1.0
 
 

@@ -23,7 +23,6 @@ CUT_SHARE = 0.6  # ... and at least this share of the lines at the width
 MID_WORD_SHARE = 0.5  # ... and at least this share of those cut inside a word (no space either side of the cut)
 LONG_SHARE = 0.1  # the lines at the width: at least this share of the lines half as wide or wider
 DISTINCT_SHARE = 0.5  # the cut lines' ends: at least this share of them differ (a wrap cuts anywhere)
-LOOK = 64 << 10  # bytes of the head judged
 CHUNK = 1 << 20
 
 # the start of a record: a line that begins one is never the rest of the line above
@@ -56,9 +55,8 @@ def _continues(line: bytes, after: bytes) -> bool:
 
 def wrap_width(head: bytes, whole: bool) -> int | None:
     """The column the text in `head` (the whole text when `whole`) was hard-wrapped at, or None when it was not."""
-    text = head[:LOOK]
-    lines = text.split(b"\n")
-    if not (whole and len(text) == len(head)):
+    lines = head.split(b"\n")
+    if not whole:
         lines = lines[:-1]  # the last line may be cut by the head's end, not by a wrap
     lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
     if len(lines) < MIN_CUTS + 1:
