@@ -71,6 +71,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   mid-training with no error, no completion and no launcher record (medium; rank named when that node had one
   rank, else null); or, without that log, a restart's rendezvous then timed out (low). The finding becomes
   `elastic.node_lost` (class node_failure, see _vanished), the lost peers and the rendezvous timeout its knock-on.
+- `killed_alone`: as node_lost, but a rank that lost its peer was started by the same torchrun agent as the silent
+  one (the same --log-dir attempt directory): the node and its launcher outlived it, so that process alone was
+  killed without a word, most often by the OOM killer (low; `process.killed_alone`, class host_oom_killed).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high); also when
   every failure of the ranks' own came more than a second after that kill (an elastic restart that then failed
   to connect).
@@ -164,7 +167,7 @@ from ._stall import (
     thread_died_before_stall,
 )
 from ._trend import step_of
-from ._vanished import NODE_LOST, node_lost
+from ._vanished import KILLED_ALONE, NODE_LOST, node_lost
 from ._why import Attribution, Reason, rank_list
 
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
@@ -900,6 +903,24 @@ def _node_lost_reasons(event: Event, because) -> Attribution:
             rendezvous,
         )
     who = f"rank {v['ranks']}" if event.rank is not None else f"ranks {v['ranks']}"
+    if "beside" in v:  # see _vanished._launcher_survived
+        return because(
+            event.rank,
+            "killed_alone",
+            "low",
+            Reason(
+                f"{who} logged training progress and then nothing: no error, no traceback, no completion. Last "
+                f"line: {event.text[:120]}",
+                event.source,
+                event.line,
+            ),
+            Reason(
+                f"rank {v['beside']}, started by the same torchrun agent (the same attempt directory, so the same "
+                "node), lived on to report the lost peer: the node and its launcher were still there, so the "
+                f"silent process was killed on its own, without a word (SIGKILL: most often the OOM killer)",
+                *at(v["beside_at"]),
+            ),
+        )
     quiet = Reason(
         f"{who} logged training progress and then nothing: no error, no exit, no launcher record (the node's "
         f"launcher went too). Last line: {event.text[:120]}",
@@ -1098,7 +1119,7 @@ def _attribute_rank(
                 event.line,
             ),
         )
-    if sig.id == NODE_LOST:
+    if sig.id in (NODE_LOST, KILLED_ALONE):
         return _node_lost_reasons(event, because)
     if sig.id == STACK_WAIT and "stack" in event.values:  # see _dumped_hang
         return because(

@@ -10,7 +10,7 @@ from ._engine import Matcher
 from ._library import Library
 from ._refine import refine
 from ._schema import Case, Signature
-from ._sources import source_from_bytes
+from ._sources import Source, source_from_bytes
 
 
 @dataclass
@@ -27,12 +27,24 @@ class CaseResult:
         return bool(self.case.todo)
 
 
+def _text(log: str) -> bytes:
+    return textwrap.dedent(log).strip("\n").encode() + b"\n"
+
+
 def case_log(case: Case) -> bytes:
-    return textwrap.dedent(case.log).strip("\n").encode() + b"\n"
+    """The case's text (a files case's files one after the other, for checks that read text only)."""
+    return _text(case.log) if case.log.strip() else b"".join(_text(text) for text in case.files.values())
+
+
+def case_sources(case: Case, name: str) -> list[Source]:
+    """What the case hands the matcher: one source called `name`, or each of its files under its own path."""
+    if case.files:
+        return [source_from_bytes(path, _text(text)) for path, text in case.files.items()]
+    return [source_from_bytes(name, case_log(case))]
 
 
 def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
-    scan = matcher.scan([source_from_bytes(f"{sig.id}#{index}", case_log(case))])
+    scan = matcher.scan(case_sources(case, f"{sig.id}#{index}"))
     if sig.made_by is not None:
         return _run_made_case(matcher, sig, index, case, scan)
     events = refine(scan.events, matcher.library.by_id())

@@ -133,11 +133,23 @@ class Case(_Strict):
     """A proof: a log excerpt that must (match) or must not (near_miss) fire."""
 
     kind: Literal["match", "near_miss"]
-    log: str = Field(min_length=1)
+    log: str = ""
+    # or several files handed together (path -> text), for a rule that reads a directory as one job: the
+    # paths are what a user's would be (torchrun --log-dir's attempt_0/<local rank>/stderr.log), as they carry
+    # evidence (a rank, a host, which worker shared a launcher)
+    files: dict[str, str] = Field(default_factory=dict)
     note: str = ""
     values: dict[str, str] = Field(default_factory=dict)
     rank: int | None = None
     todo: str = ""  # a known gap: the case is expected to fail, with the reason
+
+    @model_validator(mode="after")
+    def _one_input(self) -> Case:
+        if bool(self.log.strip()) == bool(self.files):
+            raise ValueError("a case gives either `log` or `files` (several files read together), not both")
+        if any(not text.strip() for text in self.files.values()):
+            raise ValueError("a case's file is empty")
+        return self
 
 
 class Signature(_Strict):
@@ -163,7 +175,10 @@ class Signature(_Strict):
     # made by an attribution rule from other signatures' events, not by a pattern (see _stall): its cases are
     # whole logs, and a match case is one whose diagnosis is this signature
     made_by: (
-        Literal["stalled_until_limit", "different_collectives", "node_lost", "differ_at_seq", "stalled_live"] | None
+        Literal[
+            "stalled_until_limit", "different_collectives", "node_lost", "killed_alone", "differ_at_seq", "stalled_live"
+        ]
+        | None
     ) = None
 
     summary: str = Field(min_length=20)

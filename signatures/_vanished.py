@@ -12,6 +12,12 @@ ranks logged training progress and then nothing at all (no event, no completion 
 last progress lines), and a rendezvous failure that came after the peers were lost. A vanished node's own log
 makes it medium confidence; without one, lost peers that no rank's own failure or launcher record explains,
 followed by a re-rendezvous that timed out, are low.
+
+One layout tells a node loss from a process killed alone: torchrun --log-dir writes each worker's output under
+its agent's attempt directory (attempt_0/<local rank>/), and an agent's workers share its node. When a rank that
+lost its peer sits in the same attempt directory as the silent one, the node and its launcher were still there:
+the silent process alone was killed without a word, which is what SIGKILL does (most often the kernel OOM
+killer or a cgroup memory limit). That finding is `process.killed_alone` (class host_oom_killed, low).
 """
 
 from __future__ import annotations
@@ -19,10 +25,11 @@ from __future__ import annotations
 import dataclasses
 
 from ._events import Event, ScanResult
-from ._lines import host_from_path
+from ._lines import TORCHRUN_ATTEMPT, host_from_path
 from ._schema import Signature
 
 NODE_LOST = "elastic.node_lost"  # the finding this rule makes
+KILLED_ALONE = "process.killed_alone"  # ... when a rank's own launcher, on its node, outlived it
 LOST_PEER_CLASS = "nccl_remote_peer_exited"
 RENDEZVOUS_CLASS = "rendezvous_failure"
 SLACK_SECONDS = 30.0  # a vanished source's last line came at most this long after the first lost peer
@@ -58,9 +65,12 @@ def node_lost(
         return dataclasses.replace(roots[0], sig_id=NODE_LOST, rank=None, values={**facts, "ranks": ""})
     src, _, line, time, text = vanished[0]
     every = sorted(r for v in vanished for r in v[1])
+    beside = _launcher_survived(scan, [v[0] for v in vanished], lost)
+    if beside is not None:  # its own launcher, on its node, went on: the process was killed, not the node
+        facts["beside"], facts["beside_at"] = str(beside.rank), f"{beside.line}:{beside.source}"
     return dataclasses.replace(
         lost[0],
-        sig_id=NODE_LOST,
+        sig_id=NODE_LOST if beside is None else KILLED_ALONE,
         source=scan.sources[src],
         source_index=src,
         line=line,
@@ -73,6 +83,24 @@ def node_lost(
         context=[],
         frames=[],
     )
+
+
+def _launcher_survived(scan: ScanResult, vanished: list[int], lost: list[Event]) -> Event | None:
+    """A rank that lost its peer and was started by the same torchrun agent as every vanished source (the same
+    --log-dir attempt directory: one agent, one node), or None. Had the node gone, that rank would have gone
+    with it, and its launcher too; it lived to report the loss, so only the vanished processes died."""
+    agents = {_agent(scan.sources[src]) for src in vanished}
+    if len(agents) != 1 or None in agents:
+        return None
+    (agent,) = agents
+    beside = [e for e in lost if e.rank is not None and _agent(e.source) == agent]
+    return min(beside, key=lambda e: (e.source_index, e.line)) if beside else None
+
+
+def _agent(source: str) -> str | None:
+    """The torchrun agent that started a worker whose log is `source`: its attempt directory."""
+    m = TORCHRUN_ATTEMPT.search(source)
+    return source[: m.start(2)] if m else None
 
 
 def _after_lost(e: Event, lost: list[Event], first_lost: float | None) -> bool:

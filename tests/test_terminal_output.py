@@ -14,6 +14,7 @@ from conftest import CORPUS, ROOT, denpex_cmd, run_denpex
 from pty_terminal import ANSI, on_terminal
 
 from signatures import default_matcher, diagnose, diagnose_sources, render_text, source_from_bytes
+from signatures._cases import case_sources
 from signatures._report import _COMMAND_LINE, _QUOTED_COMMAND
 from signatures._template import PLACEHOLDER
 
@@ -215,7 +216,7 @@ def test_no_field_is_left_unfilled_in_any_answer():
         for case in sig.cases:
             if case.kind != "match":
                 continue
-            report = diagnose_sources([source_from_bytes("case.log", case.log.encode())], matcher)
+            report = diagnose_sources(case_sources(case, "case.log"), matcher)
             for d in report.diagnoses:
                 for text in (d.summary, d.fix, d.verify, *d.checklist):
                     assert not PLACEHOLDER.search(text), (sig.id, text)
