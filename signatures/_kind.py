@@ -47,6 +47,8 @@ _ANYWHERE = re.compile(
     r"(?i:\b(?:step|iter(?:ation)?|epoch|global_step)\b\W{0,3}\d+.{0,200}?\bloss\b\W{0,3}[-+]?(?:\d|nan|inf))"
     r"|\d{1,3}%\|[^|\n]{0,100}\|\s*\d+/\d+"
     r"|\bNCCL (?:INFO|WARN)\b"
+    # a metrics table row, as OpenAI baselines' logger (guided-diffusion, many RL codes) dumps it: "| loss | 0.423 |"
+    r"|^\|\s*(?:loss|step|samples|grad_norm|lr|epoch|episodes|timesteps|total_timesteps)\w*\s+\|\s*[-+]?(?:\d|nan|inf)"
 )
 HEAD_LINES = 200  # of each source's head, at most
 

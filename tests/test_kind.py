@@ -28,6 +28,8 @@ LOG_LINES = [
     "gpu-node-00:3000:3100 [0] NCCL INFO Bootstrap : Using eth0:10.1.0.10<0>",
     "[  123.456789] NVRM: Xid (PCI:0000:5d:00): 79, GPU has fallen off the bus.",
     "{'loss': 2.1234, 'learning_rate': 4.9e-05, 'epoch': 0.01}",
+    "| loss          | 0.423    |",  # OpenAI baselines' logger (guided-diffusion), blind_t4 009
+    "| total_timesteps | 1.28e+05 |",
 ]
 PROSE_LINES = [
     *CHAT.splitlines(),
