@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass, field
 
 from ._context import prefix_of, rank_and_host, time_of
-from ._events import LastWord, Stack
+from ._events import ErrorLine, LastWord, Stack
+from ._limits import TEXT_CHARS
 from ._lines import COMPLETION, PREFIX_CHARS, parse_prefix, strip_ansi
 
 # the launcher's and the scheduler's own lines: not a rank's last word, even under its label ("0: slurmstepd: ...")
@@ -37,6 +38,30 @@ _LABEL = re.compile(r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)+")  # srun's a
 VALUE = re.compile(r"(?<![\w.:/-])([A-Za-z_]\w*)(?:=|: )(-?\d+(?:\.\d+)?)(?![\w.:])")
 # ... or a count of something ("over 5 classes", "22 batches"), read as name=number ("classes=5")
 COUNT = re.compile(r"(?<![\w.:/-])(\d+) ([a-z][a-z_]{2,})\b")
+
+
+# a Python traceback's frame, after any launcher label: '  File "/x/train.py", line 88, in step'
+_TRACEBACK_FRAME = re.compile(rb'^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)*\s*File "[^"\n]+", line \d+, in \S')
+CUT_TRACEBACK_LINES = 8  # a source that ends this near a traceback's frame, with only frames and code after it
+
+
+def cut_traceback(lines: list[bytes], number: int) -> tuple[int, str] | None:
+    """The last frame of a traceback the source ends inside (line number, text): a paste or a log cut before the
+    exception that ends it. A failure all the same (a Python traceback is printed for an exception), though no
+    line says which."""
+    seen = 0
+    for i in range(len(lines) - 1, -1, -1):
+        raw = lines[i].rstrip(b"\r")
+        if not raw.strip():
+            continue
+        seen += 1
+        if seen > CUT_TRACEBACK_LINES:
+            return None
+        if _TRACEBACK_FRAME.match(raw):
+            return number + i, raw.decode("utf-8", "replace").strip()[:300]
+        if not _LABEL.sub("", raw.decode("utf-8", "replace"))[:1].isspace():
+            return None  # a line that is not a frame's code (the exception, a log line): not cut inside
+    return None
 
 
 def last_words(
@@ -145,6 +170,16 @@ class EndFacts:
     last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
     stacks: dict[tuple[int, int | None], Stack] = field(default_factory=dict)
     values: dict[tuple[int, int | None], list[tuple[int, str]]] = field(default_factory=dict)
+    cut_tracebacks: dict[int, tuple[int, str]] = field(default_factory=dict)  # by source (see cut_traceback)
+
+    def cut_line(self, source: int, name: str, rank_hint: int | None) -> ErrorLine | None:
+        """The error-like line of a source that ends inside a Python traceback (see cut_traceback): its last frame.
+        A traceback is printed for an exception, so the log is a failure even when nothing explains it."""
+        if source not in self.cut_tracebacks:
+            return None
+        line, text = self.cut_tracebacks[source]
+        rank = rank_and_host(text)[0]
+        return ErrorLine(name, line, rank if rank is not None else rank_hint, text[:TEXT_CHARS])
 
     def sample(self, source: int, tail: bytes, last_line: int, year: int | None, rank_hint: int | None) -> None:
         lines = tail.split(b"\n")
@@ -152,6 +187,8 @@ class EndFacts:
             lines.pop()
         number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
         last_words(self.last_words, source, lines, number, year, rank_hint)
+        if b'File "' in tail and (cut := cut_traceback(lines, number)) is not None:
+            self.cut_tracebacks[source] = cut
         values(self.values, source, lines, number, rank_hint)
         if _DUMP.search(tail):
             stacks(self.stacks, source, lines, number, rank_hint)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, cast
 
 from ._lines import host_from_path, rank_from_path
-from ._unwrap import unwrapped, wrap_width
+from ._unwrap import padded_width, unpadded, unwrapped, wrap_width
 
 SNIFF = 8192
 SPOOL_IN_MEMORY = 8 << 20
@@ -54,11 +54,18 @@ class Source:
 
 def _plain(name: str, stream: IO[bytes], size: int | None, head: bytes) -> Source:
     """A text source; a paste hard-wrapped at a fixed width is read with its cut lines rejoined (see _unwrap)."""
-    width = wrap_width(head, whole=len(head) < SNIFF)
-    if width is None:
+    whole = len(head) < SNIFF
+    pad = padded_width(head, whole)
+    width = wrap_width(head if pad is None else unpadded(head), whole)
+    if width is None and pad is None:
         return Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
-    joined = unwrapped(cast(IO[bytes], _Peeked(head, stream)), width)
-    note = f"its lines were wrapped at {width} columns and are read rejoined (line numbers count the rejoined lines)"
+    joined = unwrapped(cast(IO[bytes], _Peeked(head, stream)), width, strip=pad is not None)
+    padding = f"padded with spaces to {pad} columns (a terminal's screen)" if pad is not None else ""
+    wrapped = f"wrapped at {width} columns" if width is not None else ""
+    what = " and ".join(x for x in (padding, wrapped) if x)
+    note = f"its lines were {what} and are read " + (
+        "rejoined (line numbers count the rejoined lines)" if width is not None else "with the padding stripped"
+    )
     return Source(name, joined, size, rank_from_path(name), host_from_path(name), joined.read(SNIFF), note)
 
 

@@ -18,6 +18,9 @@ _LEAD_INS = "at|on|in|of|to|for|from|with|by|into|via|near|under|after|holding|n
 _FIELD = re.compile(
     r"(?P<lead>\b(?:" + _LEAD_INS + r")\s+(?:(?!(?:" + _LEAD_INS + r")\b)[^\s{}.,;:()]+\s+){0,2}|:\s)?"
     r"\{(?P<name>" + _NAME + r")\}"
+    # a unit right after the field goes with it: "after its {timeout_ms} ms timeout" without a value is "after its
+    # timeout", never "... ms timeout"
+    r"(?P<unit>\s?(?:ms|s|seconds|minutes|min|hours|h|bytes|B|KB|MB|GB|KiB|MiB|GiB|TiB|%)(?![\w{]))?"
 )
 _GONE = "\x00"  # where a field went, until the spaces around it are tidied
 _GONE_BEFORE_PUNCTUATION = re.compile(r"[ \t]*\x00+[ \t]*(?=[,.;:)]|$)", re.MULTILINE)
@@ -35,7 +38,11 @@ def fill_prose(text: str, values: dict[str, str]) -> str:
         lambda m: m.group(0) if all(_given(values, n) for n in PLACEHOLDER.findall(m.group(0))) else _GONE, text
     )
     text = _FIELD.sub(
-        lambda m: (m.group("lead") or "") + values[m.group("name")] if _given(values, m.group("name")) else _GONE,
+        lambda m: (
+            (m.group("lead") or "") + values[m.group("name")] + (m.group("unit") or "")
+            if _given(values, m.group("name"))
+            else _GONE
+        ),
         text,
     )
     if _GONE not in text:

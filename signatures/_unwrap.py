@@ -9,6 +9,11 @@ columns or more and at least MIN_CUTS lines are exactly that wide and followed b
 that width are then joined to the line after them, unless that line starts a record: a log whose lines were cut at a
 width by a tool (`cut -c1-200`) keeps each record on its own line.
 
+A terminal's screen copied whole (tmux, screen, a console in a browser) also pads every line with spaces to the
+terminal's width, the short ones and the cut ones alike. Such a paste (most lines of its head exactly one width of
+60 or more, many of them ending in a space) is read with the padding stripped first; its cut lines are then those
+whose text reaches the edge.
+
 Line numbers then count the rejoined lines; the report says so (Source.note)."""
 
 from __future__ import annotations
@@ -53,6 +58,32 @@ def _continues(line: bytes, after: bytes) -> bool:
     )
 
 
+PADDED_SHARE = 0.8  # a padded screen: at least this share of the head's lines exactly one width ...
+PADDED_SPACES = 0.5  # ... and at least this share of those ending in a space
+
+
+def padded_width(head: bytes, whole: bool) -> int | None:
+    """The width a terminal padded every line of `head` to with spaces, or None when it did not."""
+    lines = head.split(b"\n")
+    if not whole:
+        lines = lines[:-1]
+    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    if len(lines) < MIN_CUTS + 1:
+        return None
+    width = max(_width(line) for line in lines)
+    at_width = [line for line in lines if _width(line) == width]
+    if width < MIN_WIDTH or len(at_width) < PADDED_SHARE * len(lines):
+        return None
+    return width if sum(line.endswith(b" ") for line in at_width) >= PADDED_SPACES * len(at_width) else None
+
+
+def unpadded(head: bytes) -> bytes:
+    """`head` with each line's trailing spaces (a terminal's padding) stripped."""
+    return b"\n".join(
+        line.rstrip(b" ") if not line.endswith(b"\r") else line[:-1].rstrip(b" ") + b"\r" for line in head.split(b"\n")
+    )
+
+
 def wrap_width(head: bytes, whole: bool) -> int | None:
     """The column the text in `head` (the whole text when `whole`) was hard-wrapped at, or None when it was not."""
     lines = head.split(b"\n")
@@ -78,10 +109,11 @@ def wrap_width(head: bytes, whole: bool) -> int | None:
 
 
 class Unwrapped(io.RawIOBase):
-    """The stream with each line of exactly `width` columns joined to the line after it, when that one continues it."""
+    """The stream with each line of exactly `width` columns joined to the line after it, when that one continues it;
+    with `strip`, each line's trailing spaces (a terminal's padding) are stripped first."""
 
-    def __init__(self, stream: IO[bytes], width: int):
-        self._stream, self._width = stream, width
+    def __init__(self, stream: IO[bytes], width: int | None, strip: bool = False):
+        self._stream, self._width, self._strip = stream, width, strip
         self._carry = b""  # the text after the last line decided
         self._out = bytearray()
         self._eof = False
@@ -102,22 +134,26 @@ class Unwrapped(io.RawIOBase):
         if not chunk:
             self._eof = True
             self._emit(self._carry.split(b"\n"), 1)  # the last line has no successor: as it is
-            self._out += self._carry
+            self._out += self._unpad([self._carry])[0]
             self._carry = b""
             return
         # the last piece has no newline yet, and the line before it waits for it: a successor's start decides
         self._emit((self._carry + chunk).split(b"\n"), 2)
+
+    def _unpad(self, lines: list[bytes]) -> list[bytes]:
+        return [unpadded(line) for line in lines] if self._strip else lines
 
     def _emit(self, lines: list[bytes], keep: int) -> None:
         """Write out all but the last `keep` lines (joined where cut), and carry those."""
         keep = min(keep, len(lines))
         self._carry = b"\n".join(lines[len(lines) - keep :])
         out = self._out
-        for i in range(len(lines) - keep):
+        lines = self._unpad(lines[: len(lines) - keep + 1])  # the decided lines and the first one kept
+        for i in range(len(lines) - 1):
             line, after = lines[i], lines[i + 1]
             body = line[:-1] if line.endswith(b"\r") else line
             out += body if _width(body) == self._width and _continues(body, after) else line + b"\n"
 
 
-def unwrapped(stream: IO[bytes], width: int) -> IO[bytes]:
-    return cast(IO[bytes], Unwrapped(stream, width))
+def unwrapped(stream: IO[bytes], width: int | None, strip: bool = False) -> IO[bytes]:
+    return cast(IO[bytes], Unwrapped(stream, width, strip))

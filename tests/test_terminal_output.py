@@ -260,6 +260,13 @@ def test_a_pasted_error_line_alone_is_still_a_log():
         ),
         ("NCCL {nccl_version} reported an error on GPU {gpu}.", {}, "NCCL reported an error."),
         ("the filesystem holding {path} is full", {}, "the filesystem is full"),
+        # a unit goes with its missing value: never "... ms timeout" or "after its timeout" with a lone "ms"
+        (
+            "gave up (sequence number {seq}) when its timeout ran out (after {ms} ms).",
+            {"seq": "7"},
+            "gave up (sequence number 7) when its timeout ran out.",
+        ),
+        ("waited {ms} ms for {peer}", {"ms": "900"}, "waited 900 ms"),
     ],
 )
 def test_fill_prose(template, values, prose):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from signatures import diagnose
-from signatures._unwrap import CHUNK, _continues, unwrapped, wrap_width
+from signatures._unwrap import CHUNK, _continues, padded_width, unwrapped, wrap_width
 
 HERE = Path(__file__).resolve().parent
 T3 = HERE / "realworld" / "blind_t3" / "logs"
@@ -51,6 +51,39 @@ def test_a_real_run_wrapped_by_a_terminal_reads_as_the_original(matcher, tmp_pat
     assert report.stats.notes, "the wrap was not seen"
     got = report.diagnoses
     assert [(d.class_, d.initiating_rank) for d in got[:1]] == [(d.class_, d.initiating_rank) for d in want[:1]]
+
+
+T6 = HERE / "realworld" / "blind_t6" / "logs"
+
+
+def _screen(text: str, width: int) -> str:
+    """What a terminal's whole-screen copy (tmux, screen) gives: every line wrapped at `width` and padded to it."""
+    return "\n".join(piece.ljust(width) for piece in _hard_wrap(text, width).splitlines()) + "\n"
+
+
+def test_a_terminal_screen_padded_to_its_width_is_read_stripped_and_rejoined(matcher, tmp_path):
+    # ms-swift: two ranks' watchdog messages copied from a 168-column tmux pane, every line padded with spaces
+    report = diagnose([str(T6 / "020_msswift_allgather_watchdog_rank2_rank0.log")], matcher)
+    assert (report.diagnoses[0].class_, report.stats.lines) == ("nccl_timeout", 4)
+    assert "padded with spaces to 168 columns" in report.stats.notes[0] and "wrapped at 168" in report.stats.notes[0]
+    # a real run's console copied the same way at 100 columns reads as the original
+    original = R33 / "001" / "console.log"
+    want = diagnose([str(original)], matcher).diagnoses[0]
+    (tmp_path / "screen.log").write_text(_screen(original.read_text(), 100))
+    got = diagnose([str(tmp_path / "screen.log")], matcher)
+    assert (got.diagnoses[0].class_, got.diagnoses[0].initiating_rank) == (want.class_, want.initiating_rank)
+    # padded but never wider than the screen: stripped only
+    short = "\n".join(line[:90].ljust(100) for line in original.read_text().splitlines()[:50]) + "\n"
+    (tmp_path / "short.log").write_text(short)
+    report = diagnose([str(tmp_path / "short.log")], matcher)
+    assert len(report.stats.notes) == 1 and report.stats.notes[0].endswith(
+        "its lines were padded with spaces to 100 columns (a terminal's screen) and are read with the padding stripped"
+    )
+
+
+def test_lines_that_merely_end_in_a_space_are_not_padding():
+    text = b"".join(b"step %d loss 0.%d " % (i, i) + b"x" * (i % 50) + b"\n" for i in range(60))
+    assert padded_width(text, whole=True) is None
 
 
 def test_lines_cut_by_a_tool_are_not_joined(matcher, tmp_path):
