@@ -36,15 +36,27 @@ def test_ranks_going_bad_in_the_same_line_order_as_the_threshold_keep_the_first(
             [rank1] step 10 loss 0.51
             [rank0] step 10 loss 0.50
             [rank0] step 11 loss nan
-            [rank1] step 11 loss nan
+            [rank1] step 11 loss 0.49
             [rank0] step 12 loss nan
             [rank1] step 12 loss nan
             [rank0] step 13 loss nan
+            [rank1] step 13 loss nan
             """,
         ),
     )
     d = report.diagnoses[0]
     assert (d.class_, d.initiating_rank) == ("nan_inf_loss", 0)
+    # both ranks non-finite from the same step: nothing tells which went first (two non-finite lines are the
+    # threshold since blind_t6, so rank 1's two lines count as much as rank 0's)
+    same = run(
+        matcher,
+        (
+            "train.log",
+            "[rank0] step 11 loss nan\n[rank1] step 11 loss nan\n[rank0] step 12 loss nan\n[rank1] step 12 loss nan\n",
+        ),
+    )
+    d = same.diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nan_inf_loss", None, "all_alike")
 
 
 def test_the_rank_that_never_joined_a_rendezvous_is_named(matcher):
