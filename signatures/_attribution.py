@@ -933,7 +933,7 @@ def _node_lost_reasons(event: Event, because) -> Attribution:
 _FRAME = re.compile(r'File "(?:[^"]*[/\\])?([^"/\\]+)", line (\d+), in (\S+)(?:\n.*?\]:|\n)?\s*(.*)', re.S)
 
 
-_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)+")
+_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[\d{1,6},\d{1,6}\]<std(?:out|err|diag)>:)+")
 
 
 def _innermost(e: Event) -> str:

@@ -33,7 +33,9 @@ _THREAD = re.compile(
 # "    backward (torch/_tensor.py:623)"
 _FAULT_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
 _SPY_FRAME = re.compile(r"^\s+(?P<func>\S+) \((?P<file>[^()]+):(?P<line>\d+)\)")
-_LABEL = re.compile(r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)+")  # srun's and torchrun's line labels
+_LABEL = re.compile(
+    r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[\d{1,6},\d{1,6}\]<std(?:out|err|diag)>:)+"
+)  # srun's and torchrun's line labels
 # a name=number value ("buckets=40", "seq_len: 512"); not a file:line, a time or a path
 VALUE = re.compile(r"(?<![\w.:/-])([A-Za-z_]\w*)(?:=|: )(-?\d+(?:\.\d+)?)(?![\w.:])")
 # ... or a count of something ("over 5 classes", "22 batches"), read as name=number ("classes=5")

@@ -40,6 +40,8 @@ _RANK_PATTERNS = [
     re.compile(r"\[worker[ _-]?(?P<rank>\d{1,6})\]"),
     # a formatter's bracketed fields with the rank right after the level: "[07:39:59][INFO][1] step 800"
     re.compile(r"\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s?\[(?P<rank>\d{1,5})\]"),
+    # Open MPI's --tag-output (mpirun, horovodrun): "[1,3]<stderr>:..." is job 1's rank 3
+    re.compile(r"^\[\d{1,6},(?P<rank>\d{1,6})\]<std(?:out|err|diag)>:"),
 ]
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
