@@ -69,6 +69,7 @@ SETS = {
     "runs_r32": ROOT / "tests" / "corpus" / "blind_r32",  # alarming healthy runs again, frozen 382e7b8
     "runs_r33": ROOT / "tests" / "corpus" / "blind_r33",  # what on-call gets pasted, frozen 382e7b8
     "runs_r34": ROOT / "tests" / "corpus" / "blind_r34",  # a week of on-call, frozen d8759c3
+    "runs_r35": ROOT / "tests" / "corpus" / "blind_r35",  # the runs that page on-call, frozen 6257654
 }
 
 
