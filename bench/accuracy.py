@@ -33,7 +33,10 @@ SETS = {
     "blind_t4": ROOT / "tests" / "realworld" / "blind_t4",  # issue-thread excerpts, frozen df456e2
     "blind_t5": ROOT / "tests" / "realworld" / "blind_t5",  # PyTorch/DeepSpeed/Megatron/NCCL threads, frozen f3d77c2
     "blind_t6": ROOT / "tests" / "realworld" / "blind_t6",  # application repos' threads, frozen f3d77c2 (with t5)
-    "blind_t7": ROOT / "tests" / "realworld" / "blind_t7",  # PyTorch/DeepSpeed/NCCL/RL threads, frozen 6257654 (with t8)
+    "blind_t7": ROOT
+    / "tests"
+    / "realworld"
+    / "blind_t7",  # PyTorch/DeepSpeed/NCCL/RL threads, frozen 6257654 (with t8)
     "blind_t8": ROOT / "tests" / "realworld" / "blind_t8",  # application repos' threads, frozen 6257654 (after t5/t6)
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)

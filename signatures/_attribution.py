@@ -56,7 +56,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   (medium: an exception in a thread, printed with no rank, leaves its rank silent). torchrun's
   "local_rank" records are read as global ranks through the pid of its failure table, or, on a later
   node's console without one, through the ranks that console's workers name (_ranks.global_ranks); the
-  tracebacks inside that table are the rank of their entry (_ranks.table_ranks).
+  tracebacks inside that table are the rank of their entry (_ranks.table_ranks). Failing those, the first
+  error line after it in the same source that names a rank, when that line starts a Python traceback or is an
+  exception (a CUDA kernel's assertion printed without a prefix, then `[rank0]: Traceback ...`) (low).
 - `preempted_node`: a launcher's stop signal (class preemption_sigterm, job-wide) reached one node only: every
   report of it is in one source of several, and one rank logged there: that rank (medium).
 - `differ_at_seq`: ranks' NCCL watchdog timeouts at one sequence number (the same call of the group) name
@@ -1368,6 +1370,20 @@ def _attribute_rank(
                 f"only the knock-on, rank {rank} nothing of its own",
                 None,
                 None,
+            ),
+        )
+    after = oddities.traceback_after(event.source, event.line)
+    if after is not None:  # a device's or a library's lines without a prefix, then one rank's Python traceback
+        return because(
+            after.rank,
+            "recovered_rank",
+            "low",
+            first,
+            Reason(
+                f"the line names no rank; the first error line after it that names one is rank {after.rank}'s "
+                f"traceback: {after.text[:100]}",
+                after.source,
+                after.line,
             ),
         )
     stopped = _stopped_first(view)

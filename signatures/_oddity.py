@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ._ends import COUNT, VALUE
-from ._events import Event, LastWord, ScanResult
+from ._events import ErrorLine, Event, LastWord, ScanResult
+from ._lines import EXCEPTION_LINE
 
 # a frame inside a collective or autograd's engine (DDP all-reduces gradients from backward's hooks)
 WAITING = re.compile(
@@ -91,6 +92,31 @@ class Oddities:
 
     def elsewhere(self, among: list[int]) -> Odd | None:
         return went_elsewhere(self.scan, among)
+
+    def traceback_after(self, source: str, line: int) -> ErrorLine | None:
+        return traceback_after(self.scan, source, line)
+
+
+TRACEBACK_AFTER_LINES = 500  # how far below a line naming no rank its rank's traceback is looked for
+
+
+def traceback_after(scan: ScanResult, source: str, line: int) -> ErrorLine | None:
+    """The first error-like line below `line` in `source`, within TRACEBACK_AFTER_LINES, that names a rank, when
+    it starts a Python traceback or is an exception: lines a GPU kernel or a C library printed without the
+    launcher's prefix are followed by the traceback of the rank they stopped."""
+    below = [
+        e
+        for rank, lines in scan.errorlike.items()
+        if rank is not None
+        for e in lines
+        if e.source == source and line < e.line <= line + TRACEBACK_AFTER_LINES
+    ]
+    if not below:
+        return None
+    nearest = min(below, key=lambda e: e.line)
+    return (
+        nearest if "Traceback (most recent call last)" in nearest.text or EXCEPTION_LINE.search(nearest.text) else None
+    )
 
 
 def _name(scan: ScanResult, source: int) -> str:
