@@ -67,7 +67,7 @@ from ._limits import (
     TEXT_CHARS,
     WINDOW,
 )
-from ._lines import EXCEPTION_LINE, PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, strip_ansi, year_of
+from ._lines import EXCEPTION_LINE, PREFIX_CHARS, RAISE_LINE, TORCHRUN_ATTEMPT, glued_rank, strip_ansi, year_of
 from ._reader import _Reader
 from ._rules import RuleKinds, Track
 from ._schema import Pattern, Signature
@@ -574,6 +574,8 @@ class _Scan(BulkCounting, RuleKinds):
         values = dict(found) if found is not None else cp.regex.groups(target) or {}  # it matched: never None
         if values.get("rank", "").isdigit():
             del values["rank"]  # already the event's rank
+        elif rank is not None and "]:" in text[12:]:
+            rank = glued_rank(text, rank)
         host = values.pop("host") if "host" in values else who[1] or st.source.host_hint
         time = self._own_time(st, who, text, line_no)
         eff_time = time if time is not None else self._time_above(st, line_no, ls)

@@ -43,6 +43,18 @@ _RANK_PATTERNS = [
     # Open MPI's --tag-output (mpirun, horovodrun): "[1,3]<stderr>:..." is job 1's rank 3
     re.compile(r"^\[\d{1,6},(?P<rank>\d{1,6})\]<std(?:out|err|diag)>:"),
 ]
+# torchrun's labels anywhere in a line: a rank's line glued to another's unfinished one (a progress bar written with
+# \r and no newline): "[default0]:Epoch 0:  3%|...|[default1]:ERROR: Unexpected bus error ..."
+_LABELS = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
+
+
+def glued_rank(text: str, rank: int) -> int:
+    """The rank of the last torchrun label in `text` when its labels name several ranks (another rank's line glued
+    after this one's unfinished progress bar: what follows is that rank's), else `rank`."""
+    ranks = [int(r) for r in _LABELS.findall(text)]
+    return ranks[-1] if len(set(ranks)) > 1 else rank
+
+
 # srun --label: "3: ..." at the very start (after optional whitespace).
 _SRUN_LABEL = re.compile(r"^\s{0,3}(?P<rank>\d{1,6}): ")
 
