@@ -57,6 +57,9 @@ def _plain(name: str, stream: IO[bytes], size: int | None, head: bytes) -> Sourc
     whole = len(head) < SNIFF
     pad = padded_width(head, whole)
     width = wrap_width(head if pad is None else unpadded(head), whole)
+    if width is None and pad is None and b" \n" in head:  # padded in part (a terminal pads some lines, not all)
+        width = wrap_width(unpadded(head), whole)
+        pad = width if width is not None else None
     if width is None and pad is None:
         return Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
     joined = unwrapped(cast(IO[bytes], _Peeked(head, stream)), width, strip=pad is not None)
