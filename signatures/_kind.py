@@ -37,6 +37,7 @@ _MESSAGE = re.compile(
     | torch\.(?:distributed|multiprocessing)\.[\w.]+(?:\ |:|$)
     | (?:Segmentation\ fault|Killed\s*$|Aborted\s*$|Bus\ error)
     | \{'(?:loss|eval_loss|train_runtime|train_loss)':\ [-\d]                # the HF Trainer's dicts
+    | Some\ weights\ of\ .{1,200}?\ were\ not\ (?:used|initialized)\b            # transformers loading a model
     | \s*\d{1,3}%\|                                                        # a tqdm bar
     | \s*(?:Epoch|Iteration|Iter|Step)\s*\[?\d+(?:\s*/\s*\d+)?\]?(?:[\s,:|]|$)  # "Epoch 0 step 0", "Epoch 3/10"
     | (?:Reason|Message|Exit\ Code|Last\ State|State|Status|Type):\s{2,}\S    # kubectl describe's fields

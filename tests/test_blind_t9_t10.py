@@ -47,3 +47,23 @@ def test_a_screen_copy_padded_in_part_is_rejoined(matcher, tmp_path):
     flat = tmp_path / "flat.log"
     flat.write_text("step 1 loss 0.5   \nstep 2 loss 0.4  \nstep 3 loss 0.3 \n" * 4)
     assert not diagnose([str(flat)], matcher).stats.notes
+
+
+def test_a_store_lost_while_fetching_the_nccl_id_names_the_rank_that_published_it(matcher, tmp_path):
+    src = T10 / "011_llamafactory_baichuan_store_reset_by_peer.log"
+    d = diagnose([str(src)], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == (
+        "c10d.nccl_unique_id_store_lost",
+        "nccl_remote_peer_exited",
+        0,
+    )
+    # the same get timing out: rank 0 is late, not gone, and the failure is the job's rendezvous
+    late = tmp_path / "late.log"
+    late.write_text(src.read_text().replace("got error: Connection reset by peer", "got error: Socket Timeout"))
+    d = diagnose([str(late)], matcher).diagnoses[0]
+    assert (d.signature, d.class_) == ("c10d.nccl_unique_id_exchange_failed", "rendezvous_failure")
+
+
+def test_transformers_loading_warnings_are_a_log(matcher):
+    report = diagnose([str(T10 / "015_onetrainer_unused_weights_healthy.log")], matcher)
+    assert report.outcome == "healthy"

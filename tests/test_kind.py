@@ -30,6 +30,8 @@ LOG_LINES = [
     "{'loss': 2.1234, 'learning_rate': 4.9e-05, 'epoch': 0.01}",
     "| loss          | 0.423    |",  # OpenAI baselines' logger (guided-diffusion), blind_t4 009
     "| total_timesteps | 1.28e+05 |",
+    "Some weights of the model checkpoint were not used when initializing CLIPTextModel:",  # blind_t10 015
+    "Some weights of BertForSequenceClassification were not initialized from the model checkpoint at bert-base",
 ]
 PROSE_LINES = [
     *CHAT.splitlines(),
