@@ -80,7 +80,9 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   every failure of the ranks' own came more than a second after that kill (an elastic restart that then failed
   to connect).
 - `launcher_exit`: only the launcher's record exists (medium for a signal, low for an exit code); or ranks lost
-  a peer and the launcher saw exactly one other rank end on its own (an exit code, like timeout(1)'s 124) (medium).
+  a peer and the launcher saw exactly one other rank end on its own (an exit code, like timeout(1)'s 124) (medium);
+  or a launcher's record of a process killed by a signal that names no rank (DeepSpeed's), above every knock-on
+  failure: it is the root, with no rank.
 - `finished_early`: ranks lost a peer, and exactly one other rank said it stopped training on its own
   (early stopping, "training finished": a completion line) before: it left (medium); or every rank timed out
   and exactly one had said it finished before its own timeout: it ran out of data first (medium).
@@ -528,6 +530,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     elif not roots and fatal:
         # a rank the launcher saw killed by a signal; the others' timeouts follow from it
         roots, promoted = fatal[:1], False
+    elif not roots and collateral and (anonymous := _killed_before(launcher, collateral, sigs)) is not None:
+        # a launcher saw a process killed by a signal (its record names no rank: DeepSpeed's) before any knock-on
+        roots, promoted = [anonymous], False
     elif not roots and collateral:
         roots, promoted = _timeouts_first(collateral, sigs), True
         standing = {id(e) for e in roots}  # by identity: Event's dataclass equality compares every field
@@ -1582,6 +1587,18 @@ def _same_moment(a: Event, b: Event) -> bool:
     if sa is not None and sb is not None:
         return sa == sb
     return a.time is not None and b.time is not None and abs(a.time - b.time) <= 1.0
+
+
+def _killed_before(launcher: list[Event], knock_on: list[Event], sigs: dict[str, Signature]) -> Event | None:
+    """The first launcher record of a process killed by a signal that names no rank, when it came before every
+    knock-on failure (in one source, above them; else stamped earlier): the others lost or waited for that one."""
+    killed = [
+        w
+        for w in launcher
+        if w.rank is None and "launcher-exit" in sigs[w.sig_id].tags and FATAL_EXITS.get(exit_code(w))
+    ]
+    first = min(killed, key=lambda w: (w.source_index, w.line), default=None)
+    return first if first is not None and all(_plainly_before(first, e) for e in knock_on) else None
 
 
 def _plainly_before(a: Event, b: Event) -> bool:
