@@ -42,6 +42,8 @@ SETS = {
     "blind_t10": ROOT / "tests" / "realworld" / "blind_t10",  # application repos' threads, frozen 1765120 (with t9)
     "blind_t11": ROOT / "tests" / "realworld" / "blind_t11",  # by kind (hardware, storage, numerics), frozen 5846dc5
     "blind_t12": ROOT / "tests" / "realworld" / "blind_t12",  # by kind, application repos, frozen 5846dc5 (with t11)
+    "blind_t13": ROOT / "tests" / "realworld" / "blind_t13",  # multi-rank excerpts (rank), frozen cf0feb4
+    "blind_t14": ROOT / "tests" / "realworld" / "blind_t14",  # multi-rank excerpts, application repos, frozen cf0feb4
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
