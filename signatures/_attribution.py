@@ -76,6 +76,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `killed_alone`: as node_lost, but a rank that lost its peer was started by the same torchrun agent as the silent
   one (the same --log-dir attempt directory): the node and its launcher outlived it, so that process alone was
   killed without a word, most often by the OOM killer (low; `process.killed_alone`, class host_oom_killed).
+- `traceback_cut`: no failure but a Python traceback the log ends inside, cut before its exception line: a Python
+  exception on the rank that printed it (`python.traceback_cut`, class python_exception_other, low).
 - `launcher_fatal_signal`: the launcher saw that rank die of a signal before the others failed (high); also when
   every failure of the ranks' own came more than a second after that kill (an elastic restart that then failed
   to connect).
@@ -548,6 +550,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     if live is not None:  # no failure yet: a log copied while the job hung, its ranks still saying where they are
         roots = [live]
         events.append(live)
+    cut = None if roots or collateral or launcher else _traceback_cut(scan)
+    if cut is not None:  # nothing but a traceback the log ends inside, its exception line cut off
+        roots = [cut]
+        events.append(cut)
     if not roots:
         return [], scan
 
@@ -940,7 +946,7 @@ def _node_lost_reasons(event: Event, because) -> Attribution:
 _FRAME = re.compile(r'File "(?:[^"]*[/\\])?([^"/\\]+)", line (\d+), in (\S+)(?:\n.*?\]:|\n)?\s*(.*)', re.S)
 
 
-_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[\d{1,6},\d{1,6}\]<std(?:out|err|diag)>:)+")
+_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:)+")
 
 
 def _innermost(e: Event) -> str:
@@ -1128,6 +1134,19 @@ def _attribute_rank(
         )
     if sig.id in (NODE_LOST, KILLED_ALONE):
         return _node_lost_reasons(event, because)
+    if sig.id == TRACEBACK_CUT:
+        whose = f"rank {event.rank}'s" if event.rank is not None else "a"
+        return because(
+            event.rank,
+            "traceback_cut",
+            "low",
+            Reason(
+                f"the log ends inside {whose} Python traceback, before the exception line that would name the error; "
+                f"its last frame: {event.text[:120]}",
+                event.source,
+                event.line,
+            ),
+        )
     if sig.id == STACK_WAIT and "stack" in event.values:  # see _dumped_hang
         return because(
             event.rank,
@@ -1587,6 +1606,20 @@ def _same_moment(a: Event, b: Event) -> bool:
     if sa is not None and sb is not None:
         return sa == sb
     return a.time is not None and b.time is not None and abs(a.time - b.time) <= 1.0
+
+
+TRACEBACK_CUT = "python.traceback_cut"  # the finding _traceback_cut makes
+
+
+def _traceback_cut(scan: ScanResult) -> Event | None:
+    """The first traceback a source ends inside, cut before its exception line, whose rank did not go on after it:
+    a Python exception all the same (a traceback is printed for one), on the rank that printed it."""
+    went_on = Survival(scan)
+    for e in scan.cut_tracebacks:
+        if not went_on(e.source, e.line, e.rank):
+            index = scan.source_index.get(e.source, 0)
+            return Event(TRACEBACK_CUT, "line", e.source, index, e.line, e.rank, None, None, None, e.text, {})
+    return None
 
 
 def _killed_before(launcher: list[Event], knock_on: list[Event], sigs: dict[str, Signature]) -> Event | None:

@@ -40,7 +40,7 @@ _PREFIX = re.compile(
       | \[?(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?:?\s+
       | [\w.-]+:\d+:\d+\s\[\d+\]\s
       | \[Rank\s\d{1,6}\]\s
-      | \[\d{1,6},\d{1,6}\]<std(?:out|err|diag)>:
+      | \[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:
     )""",
     re.VERBOSE,
 )

@@ -34,7 +34,7 @@ _THREAD = re.compile(
 _FAULT_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
 _SPY_FRAME = re.compile(r"^\s+(?P<func>\S+) \((?P<file>[^()]+):(?P<line>\d+)\)")
 _LABEL = re.compile(
-    r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[\d{1,6},\d{1,6}\]<std(?:out|err|diag)>:)+"
+    r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:)+"
 )  # srun's and torchrun's line labels
 # a name=number value ("buckets=40", "seq_len: 512"); not a file:line, a time or a path
 VALUE = re.compile(r"(?<![\w.:/-])([A-Za-z_]\w*)(?:=|: )(-?\d+(?:\.\d+)?)(?![\w.:])")
@@ -43,7 +43,9 @@ COUNT = re.compile(r"(?<![\w.:/-])(\d+) ([a-z][a-z_]{2,})\b")
 
 
 # a Python traceback's frame, after any launcher label: '  File "/x/train.py", line 88, in step'
-_TRACEBACK_FRAME = re.compile(rb'^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?)*\s*File "[^"\n]+", line \d+, in \S')
+_TRACEBACK_FRAME = re.compile(
+    rb'^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err)>:)*\s*File "[^"\n]+", line \d+, in \S'
+)
 CUT_TRACEBACK_LINES = 8  # a source that ends this near a traceback's frame, with only frames and code after it
 
 

@@ -195,6 +195,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
         self.ends = EndFacts()  # what each source's end says
+        self.cut_tracebacks: list[ErrorLine] = []  # tracebacks a source ends inside (see _ends.cut_traceback)
         self.unfinished: list[Event] = []  # see _finish_source
         self.source_index: dict[str, int] = {}  # a source's name -> its index (as events and progress give it)
         self.attempt_ranks: dict[str, tuple[int | None, int]] = {}  # torchrun attempt dir -> (local, global) rank
@@ -246,6 +247,7 @@ class _Scan(BulkCounting, RuleKinds):
         cut = self.ends.cut_line(st.index, st.source.name, st.source.rank_hint)  # a log that ends in a traceback
         if cut is not None and not self._errorlike_full(cut.rank) and cut not in self.errorlike.get(cut.rank, []):
             self.errorlike.setdefault(cut.rank, []).append(cut)
+            self.cut_tracebacks.append(cut)
         self._finish_source(st)
 
     def _count_bytes(self, n: int) -> None:
@@ -748,4 +750,5 @@ class _Scan(BulkCounting, RuleKinds):
                 if t.time is None and t.clock is not None and t.first_clock is not None
             },
             self.notes,
+            self.cut_tracebacks,
         )

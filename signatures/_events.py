@@ -101,3 +101,5 @@ class ScanResult:
     # the last one, of the first one, how many) (see _stall.stopped_before)
     clocks: dict[tuple[int, int | None], tuple[float, float, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # how sources were read, when not as they came (Source.note)
+    # the last frame of each traceback a source ends inside, cut before its exception (see _ends.cut_traceback)
+    cut_tracebacks: list[ErrorLine] = field(default_factory=list)

@@ -41,7 +41,7 @@ _RANK_PATTERNS = [
     # a formatter's bracketed fields with the rank right after the level: "[07:39:59][INFO][1] step 800"
     re.compile(r"\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s?\[(?P<rank>\d{1,5})\]"),
     # Open MPI's --tag-output (mpirun, horovodrun): "[1,3]<stderr>:..." is job 1's rank 3
-    re.compile(r"^\[\d{1,6},(?P<rank>\d{1,6})\]<std(?:out|err|diag)>:"),
+    re.compile(r"^\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err|diag)>:"),
 ]
 # torchrun's labels anywhere in a line: a rank's line glued to another's unfinished one (a progress bar written with
 # \r and no newline): "[default0]:Epoch 0:  3%|...|[default1]:ERROR: Unexpected bus error ..."

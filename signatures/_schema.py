@@ -176,7 +176,13 @@ class Signature(_Strict):
     # whole logs, and a match case is one whose diagnosis is this signature
     made_by: (
         Literal[
-            "stalled_until_limit", "different_collectives", "node_lost", "killed_alone", "differ_at_seq", "stalled_live"
+            "stalled_until_limit",
+            "different_collectives",
+            "node_lost",
+            "killed_alone",
+            "differ_at_seq",
+            "stalled_live",
+            "traceback_cut",
         ]
         | None
     ) = None

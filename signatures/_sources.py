@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO, cast
 
 from ._lines import host_from_path, rank_from_path
-from ._unwrap import padded_width, unpadded, unwrapped, wrap_width
+from ._unwrap import padded_width, quoted, unpadded, unquoted, unwrapped, wrap_width
 
 SNIFF = 8192
 SPOOL_IN_MEMORY = 8 << 20
@@ -53,21 +53,32 @@ class Source:
 
 
 def _plain(name: str, stream: IO[bytes], size: int | None, head: bytes) -> Source:
-    """A text source; a paste hard-wrapped at a fixed width is read with its cut lines rejoined (see _unwrap)."""
+    """A text source; a paste hard-wrapped at a fixed width is read with its cut lines rejoined, a terminal's
+    padding stripped, a markdown quote's marks dropped (see _unwrap)."""
+    raw_head = head
     whole = len(head) < SNIFF
+    quote = quoted(head, whole)
+    if quote:
+        head = b"\n".join(unquoted(line) for line in head.split(b"\n"))  # judged unquoted; the stream reads it so
     pad = padded_width(head, whole)
     width = wrap_width(head if pad is None else unpadded(head), whole)
     if width is None and pad is None and b" \n" in head:  # padded in part (a terminal pads some lines, not all)
         width = wrap_width(unpadded(head), whole)
         pad = width if width is not None else None
-    if width is None and pad is None:
+    if width is None and pad is None and not quote:
         return Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
-    joined = unwrapped(cast(IO[bytes], _Peeked(head, stream)), width, strip=pad is not None)
+    # the stream from its start again (quote marks and all: Unwrapped strips them line by line)
+    joined = unwrapped(cast(IO[bytes], _Peeked(raw_head, stream)), width, strip=pad is not None, quote=quote)
     padding = f"padded with spaces to {pad} columns (a terminal's screen)" if pad is not None else ""
     wrapped = f"wrapped at {width} columns" if width is not None else ""
-    what = " and ".join(x for x in (padding, wrapped) if x)
+    quoting = 'quoted as markdown ("> ")' if quote else ""
+    what = " and ".join(x for x in (quoting, padding, wrapped) if x)
     note = f"its lines were {what} and are read " + (
-        "rejoined (line numbers count the rejoined lines)" if width is not None else "with the padding stripped"
+        "rejoined (line numbers count the rejoined lines)"
+        if width is not None
+        else "with the padding stripped"
+        if pad is not None
+        else "without the quote marks"
     )
     return Source(name, joined, size, rank_from_path(name), host_from_path(name), joined.read(SNIFF), note)
 

@@ -14,6 +14,9 @@ terminal's width, the short ones and the cut ones alike. Such a paste (most line
 60 or more, many of them ending in a space) is read with the padding stripped first; its cut lines are then those
 whose text reaches the edge.
 
+A paste quoted as markdown (nearly every line behind "> ", as an issue comment quotes a log) is read without the
+quote marks.
+
 Line numbers then count the rejoined lines; the report says so (Source.note)."""
 
 from __future__ import annotations
@@ -77,6 +80,20 @@ def padded_width(head: bytes, whole: bool) -> int | None:
     return width if sum(line.endswith(b" ") for line in at_width) >= PADDED_SPACES * len(at_width) else None
 
 
+QUOTED_SHARE = 0.9  # a markdown quote: at least this share of the head's non-empty lines start with ">"
+
+
+def quoted(head: bytes, whole: bool) -> bool:
+    """Whether `head` is a paste quoted as markdown ("> [rank10]: ..."), every line behind a "> " to strip."""
+    lines = [line for line in head.split(b"\n")[: None if whole else -1] if line.strip()]
+    return len(lines) >= MIN_CUTS and sum(line.startswith(b">") for line in lines) >= QUOTED_SHARE * len(lines)
+
+
+def unquoted(line: bytes) -> bytes:
+    """`line` without a markdown quote's "> " (or ">")."""
+    return line[2:] if line.startswith(b"> ") else line[1:] if line.startswith(b">") else line
+
+
 def unpadded(head: bytes) -> bytes:
     """`head` with each line's trailing spaces (a terminal's padding) stripped."""
     return b"\n".join(
@@ -112,8 +129,8 @@ class Unwrapped(io.RawIOBase):
     """The stream with each line of exactly `width` columns joined to the line after it, when that one continues it;
     with `strip`, each line's trailing spaces (a terminal's padding) are stripped first."""
 
-    def __init__(self, stream: IO[bytes], width: int | None, strip: bool = False):
-        self._stream, self._width, self._strip = stream, width, strip
+    def __init__(self, stream: IO[bytes], width: int | None, strip: bool = False, quote: bool = False):
+        self._stream, self._width, self._strip, self._quote = stream, width, strip, quote
         self._carry = b""  # the text after the last line decided
         self._out = bytearray()
         self._eof = False
@@ -141,6 +158,8 @@ class Unwrapped(io.RawIOBase):
         self._emit((self._carry + chunk).split(b"\n"), 2)
 
     def _unpad(self, lines: list[bytes]) -> list[bytes]:
+        if self._quote:
+            lines = [unquoted(line) for line in lines]
         return [unpadded(line) for line in lines] if self._strip else lines
 
     def _emit(self, lines: list[bytes], keep: int) -> None:
@@ -155,5 +174,5 @@ class Unwrapped(io.RawIOBase):
             out += body if _width(body) == self._width and _continues(body, after) else line + b"\n"
 
 
-def unwrapped(stream: IO[bytes], width: int | None, strip: bool = False) -> IO[bytes]:
-    return cast(IO[bytes], Unwrapped(stream, width, strip))
+def unwrapped(stream: IO[bytes], width: int | None, strip: bool = False, quote: bool = False) -> IO[bytes]:
+    return cast(IO[bytes], Unwrapped(stream, width, strip, quote))
