@@ -20,9 +20,10 @@ def test_a_log_that_ends_inside_a_traceback_is_a_failure_not_healthy(matcher, tm
     # DeepSpeed fp16: every rank's traceback runs into the loss scaler, the paste cut before the exception line
     src = T5 / "014_llamafactory_baichuan13b_loss_scale_min.log"
     report = diagnose([str(src)], matcher)
-    assert report.outcome == "unrecognised"
-    (line,) = report.unrecognised[0].lines
-    assert line.line == 26 and "in _update_scale" in line.text
+    # a Python exception whose line is cut off (python.traceback_cut since blind_t13), at the traceback's last frame
+    d = report.diagnoses[0]
+    assert (d.signature, d.class_, d.evidence[0].line) == ("python.traceback_cut", "python_exception_other", 26)
+    assert "in _update_scale" in d.evidence[0].text
     # the same traceback with its exception line: that exception is the answer
     done = tmp_path / "done.log"
     done.write_text(
