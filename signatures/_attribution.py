@@ -144,7 +144,7 @@ from functools import lru_cache
 from ._compiled import _Lazy
 from ._events import Event, ScanResult
 from ._library import Library
-from ._lines import EXCEPTION_LINE, PREFIX_CHARS, TORCHRUN_ATTEMPT
+from ._lines import EXCEPTION_LINE, MPI_TAG, PREFIX_CHARS, TORCHRUN_ATTEMPT
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._ranks import (
@@ -550,7 +550,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     if live is not None:  # no failure yet: a log copied while the job hung, its ranks still saying where they are
         roots = [live]
         events.append(live)
-    cut = None if roots or collateral or launcher else _traceback_cut(scan)
+    cut = None if roots or collateral or launcher else _traceback_cut(scan, went_on)
     if cut is not None:  # nothing but a traceback the log ends inside, its exception line cut off
         roots = [cut]
         events.append(cut)
@@ -946,7 +946,7 @@ def _node_lost_reasons(event: Event, because) -> Attribution:
 _FRAME = re.compile(r'File "(?:[^"]*[/\\])?([^"/\\]+)", line (\d+), in (\S+)(?:\n.*?\]:|\n)?\s*(.*)', re.S)
 
 
-_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:)+")
+_PREFIXES = re.compile(r"^(?:\s*\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|" + MPI_TAG + ")+")
 
 
 def _innermost(e: Event) -> str:
@@ -1611,10 +1611,9 @@ def _same_moment(a: Event, b: Event) -> bool:
 TRACEBACK_CUT = "python.traceback_cut"  # the finding _traceback_cut makes
 
 
-def _traceback_cut(scan: ScanResult) -> Event | None:
+def _traceback_cut(scan: ScanResult, went_on: Survival) -> Event | None:
     """The first traceback a source ends inside, cut before its exception line, whose rank did not go on after it:
     a Python exception all the same (a traceback is printed for one), on the rank that printed it."""
-    went_on = Survival(scan)
     for e in scan.cut_tracebacks:
         if not went_on(e.source, e.line, e.rank):
             index = scan.source_index.get(e.source, 0)

@@ -19,7 +19,7 @@ from urllib.parse import quote_plus
 from ._cases import CaseResult, run_case
 from ._engine import Matcher
 from ._library import Library, TaxonomyClass, default_library
-from ._lines import parse_prefix, strip_ansi
+from ._lines import MPI_TAG, parse_prefix, strip_ansi
 from ._lint import lint_signature
 from ._schema import MIN_LITERAL, Signature, compile_regex
 
@@ -40,7 +40,9 @@ _PREFIX = re.compile(
       | \[?(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL)\]?:?\s+
       | [\w.-]+:\d+:\d+\s\[\d+\]\s
       | \[Rank\s\d{1,6}\]\s
-      | \[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:
+      | """
+    + MPI_TAG
+    + r"""
     )""",
     re.VERBOSE,
 )

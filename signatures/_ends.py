@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ._context import prefix_of, rank_and_host, time_of
 from ._events import ErrorLine, LastWord, Stack
 from ._limits import TEXT_CHARS
-from ._lines import COMPLETION, PREFIX_CHARS, parse_prefix, strip_ansi
+from ._lines import COMPLETION, MPI_TAG, PREFIX_CHARS, parse_prefix, strip_ansi
 
 # the launcher's and the scheduler's own lines: not a rank's last word, even under its label ("0: slurmstepd: ...")
 _CHATTER = re.compile(
@@ -33,9 +33,7 @@ _THREAD = re.compile(
 # "    backward (torch/_tensor.py:623)"
 _FAULT_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
 _SPY_FRAME = re.compile(r"^\s+(?P<func>\S+) \((?P<file>[^()]+):(?P<line>\d+)\)")
-_LABEL = re.compile(
-    r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:)+"
-)  # srun's and torchrun's line labels
+_LABEL = re.compile(r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|" + MPI_TAG + ")+")  # srun, torchrun, mpirun labels
 # a name=number value ("buckets=40", "seq_len: 512"); not a file:line, a time or a path
 VALUE = re.compile(r"(?<![\w.:/-])([A-Za-z_]\w*)(?:=|: )(-?\d+(?:\.\d+)?)(?![\w.:])")
 # ... or a count of something ("over 5 classes", "22 batches"), read as name=number ("classes=5")
@@ -174,30 +172,31 @@ class EndFacts:
     last_words: dict[tuple[int, int | None], LastWord] = field(default_factory=dict)
     stacks: dict[tuple[int, int | None], Stack] = field(default_factory=dict)
     values: dict[tuple[int, int | None], list[tuple[int, str]]] = field(default_factory=dict)
-    cut_tracebacks: dict[int, tuple[int, str]] = field(default_factory=dict)  # by source (see cut_traceback)
 
-    def cut_line(self, source: int, name: str, rank_hint: int | None) -> ErrorLine | None:
-        """The error-like line of a source that ends inside a Python traceback (see cut_traceback): its last frame.
-        A traceback is printed for an exception, so the log is a failure even when nothing explains it."""
-        if source not in self.cut_tracebacks:
-            return None
-        line, text = self.cut_tracebacks[source]
-        rank = rank_and_host(text)[0]
-        return ErrorLine(name, line, rank if rank is not None else rank_hint, text[:TEXT_CHARS])
-
-    def sample(self, source: int, tail: bytes, last_line: int, year: int | None, rank_hint: int | None) -> None:
+    def sample(
+        self, source: int, tail: bytes, last_line: int, year: int | None, rank_hint: int | None, name: str = ""
+    ) -> ErrorLine | None:
+        """Read the end of source `source` (called `name`); returns the error-like line of a source that ends inside
+        a Python traceback (see cut_traceback), its last frame: a traceback is printed for an exception, so the log
+        is a failure even when nothing explains it."""
         lines = tail.split(b"\n")
         if tail.endswith(b"\n"):
             lines.pop()
         number = last_line - len(lines) + 1  # the first (perhaps cut) line of the tail
         last_words(self.last_words, source, lines, number, year, rank_hint)
-        if b'File "' in tail and (cut := cut_traceback(lines, number)) is not None:
-            self.cut_tracebacks[source] = cut
+        cut = cut_traceback(lines, number) if b'File "' in tail else None
         values(self.values, source, lines, number, rank_hint)
         if _DUMP.search(tail):
             stacks(self.stacks, source, lines, number, rank_hint)
-        if not COMPLETION.search(tail):
-            return
+        if COMPLETION.search(tail):
+            self._finished(source, lines, number, year, rank_hint)
+        if cut is None:
+            return None
+        line, text = cut
+        rank = rank_and_host(text)[0]
+        return ErrorLine(name, line, rank if rank is not None else rank_hint, text[:TEXT_CHARS])
+
+    def _finished(self, source: int, lines: list[bytes], number: int, year: int | None, rank_hint: int | None) -> None:
         for raw in lines:
             if COMPLETION.search(raw):
                 prefix = parse_prefix(strip_ansi(raw.decode("utf-8", "replace"))[:PREFIX_CHARS], year)

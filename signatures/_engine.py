@@ -243,8 +243,7 @@ class _Scan(BulkCounting, RuleKinds):
         if last_byte != 0x0A:
             line_base += 1  # the last line had no newline
         self.lines += line_base - 1
-        self.ends.sample(st.index, tail, line_base - 1, st.year, st.source.rank_hint)
-        cut = self.ends.cut_line(st.index, st.source.name, st.source.rank_hint)  # a log that ends in a traceback
+        cut = self.ends.sample(st.index, tail, line_base - 1, st.year, st.source.rank_hint, st.source.name)
         if cut is not None and not self._errorlike_full(cut.rank) and cut not in self.errorlike.get(cut.rank, []):
             self.errorlike.setdefault(cut.rank, []).append(cut)
             self.cut_tracebacks.append(cut)

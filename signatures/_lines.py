@@ -40,9 +40,11 @@ _RANK_PATTERNS = [
     re.compile(r"\[worker[ _-]?(?P<rank>\d{1,6})\]"),
     # a formatter's bracketed fields with the rank right after the level: "[07:39:59][INFO][1] step 800"
     re.compile(r"\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s?\[(?P<rank>\d{1,5})\]"),
-    # Open MPI's --tag-output (mpirun, horovodrun): "[1,3]<stderr>:..." is job 1's rank 3
+    # Open MPI's --tag-output (mpirun, horovodrun): "[1,3]<stderr>:..." is job 1's rank 3; horovodrun's own "[3]<stderr>:"
     re.compile(r"^\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err|diag)>:"),
 ]
+# the same tag as a label to read past, for the patterns that strip a line's labels
+MPI_TAG = r"\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:"
 # torchrun's labels anywhere in a line: a rank's line glued to another's unfinished one (a progress bar written with
 # \r and no newline): "[default0]:Epoch 0:  3%|...|[default1]:ERROR: Unexpected bus error ..."
 _LABELS = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")

@@ -63,8 +63,7 @@ def _plain(name: str, stream: IO[bytes], size: int | None, head: bytes) -> Sourc
     pad = padded_width(head, whole)
     width = wrap_width(head if pad is None else unpadded(head), whole)
     if width is None and pad is None and b" \n" in head:  # padded in part (a terminal pads some lines, not all)
-        width = wrap_width(unpadded(head), whole)
-        pad = width if width is not None else None
+        pad = width = wrap_width(unpadded(head), whole)
     if width is None and pad is None and not quote:
         return Source(name, stream, size, rank_from_path(name), host_from_path(name), head)
     # the stream from its start again (quote marks and all: Unwrapped strips them line by line)

@@ -65,12 +65,18 @@ PADDED_SHARE = 0.8  # a padded screen: at least this share of the head's lines e
 PADDED_SPACES = 0.5  # ... and at least this share of those ending in a space
 
 
-def padded_width(head: bytes, whole: bool) -> int | None:
-    """The width a terminal padded every line of `head` to with spaces, or None when it did not."""
+def _head_lines(head: bytes, whole: bool) -> list[bytes]:
+    """The lines of `head` without their \r; its last one too only when it is the whole text (else the head's end
+    may have cut it)."""
     lines = head.split(b"\n")
     if not whole:
         lines = lines[:-1]
-    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+
+
+def padded_width(head: bytes, whole: bool) -> int | None:
+    """The width a terminal padded every line of `head` to with spaces, or None when it did not."""
+    lines = _head_lines(head, whole)
     if len(lines) < MIN_CUTS + 1:
         return None
     width = max(_width(line) for line in lines)
@@ -103,10 +109,7 @@ def unpadded(head: bytes) -> bytes:
 
 def wrap_width(head: bytes, whole: bool) -> int | None:
     """The column the text in `head` (the whole text when `whole`) was hard-wrapped at, or None when it was not."""
-    lines = head.split(b"\n")
-    if not whole:
-        lines = lines[:-1]  # the last line may be cut by the head's end, not by a wrap
-    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    lines = _head_lines(head, whole)
     if len(lines) < MIN_CUTS + 1:
         return None
     widths = [_width(line) for line in lines]
@@ -127,7 +130,8 @@ def wrap_width(head: bytes, whole: bool) -> int | None:
 
 class Unwrapped(io.RawIOBase):
     """The stream with each line of exactly `width` columns joined to the line after it, when that one continues it;
-    with `strip`, each line's trailing spaces (a terminal's padding) are stripped first."""
+    with `quote`, each line's markdown quote mark is dropped first, and with `strip` its trailing spaces (a
+    terminal's padding)."""
 
     def __init__(self, stream: IO[bytes], width: int | None, strip: bool = False, quote: bool = False):
         self._stream, self._width, self._strip, self._quote = stream, width, strip, quote
@@ -151,13 +155,14 @@ class Unwrapped(io.RawIOBase):
         if not chunk:
             self._eof = True
             self._emit(self._carry.split(b"\n"), 1)  # the last line has no successor: as it is
-            self._out += self._unpad([self._carry])[0]
+            self._out += self._clean([self._carry])[0]
             self._carry = b""
             return
         # the last piece has no newline yet, and the line before it waits for it: a successor's start decides
         self._emit((self._carry + chunk).split(b"\n"), 2)
 
-    def _unpad(self, lines: list[bytes]) -> list[bytes]:
+    def _clean(self, lines: list[bytes]) -> list[bytes]:
+        """`lines` without a markdown quote's marks and a terminal's padding, as this paste needs."""
         if self._quote:
             lines = [unquoted(line) for line in lines]
         return [unpadded(line) for line in lines] if self._strip else lines
@@ -167,7 +172,7 @@ class Unwrapped(io.RawIOBase):
         keep = min(keep, len(lines))
         self._carry = b"\n".join(lines[len(lines) - keep :])
         out = self._out
-        lines = self._unpad(lines[: len(lines) - keep + 1])  # the decided lines and the first one kept
+        lines = self._clean(lines[: len(lines) - keep + 1])  # the decided lines and the first one kept
         for i in range(len(lines) - 1):
             line, after = lines[i], lines[i + 1]
             body = line[:-1] if line.endswith(b"\r") else line
