@@ -97,6 +97,11 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   step while the others' is (a "flushing..." line, then nothing) is named (low, _oddity.went_elsewhere).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
+- `device_index`: the line names no rank and nothing above tells which, but it names the GPU it happened on ("GPU 1
+  has a total capacity"), in a job of several processes (a world size, a launcher's records, a traceback through
+  torch.distributed, DeepSpeed or Accelerate, or another such line naming another GPU): launchers give each process
+  the GPU of its local rank, so that local rank (low). GPU 0 alone is not read so (with one GPU visible per task,
+  every rank says GPU 0).
 - `progress_stopped_first`: among ranks whose training progress is known, one stopped well before
   the others (low).
 - `first_sign` (a value every rank shares, like a gradient norm another rank printed at the same step, is no
@@ -1410,6 +1415,21 @@ def _attribute_rank(
                 after.line,
             ),
         )
+    device = _device_rank(event, same_sig, view, launcher)
+    if device is not None:  # the failure names the GPU it happened on, and the job ran one process per GPU
+        rank, gpu = device
+        return because(
+            rank,
+            "device_index",
+            "low",
+            first,
+            Reason(
+                f"the line names no rank, but it happened on GPU {gpu}; launchers start one process per GPU and "
+                f"each rank drives the GPU of its local rank, so this is local rank {rank} (on one node, rank {rank})",
+                event.source,
+                event.line,
+            ),
+        )
     stopped = _stopped_first(view)
     if stopped is not None:
         return because(stopped[0], "progress_stopped_first", "low", first, stopped[1])
@@ -1832,6 +1852,34 @@ def _silent_or_behind(
     return None
 
 
+_GPU_INDEX = re.compile(
+    r"\bGPU (\d{1,3})(?:;| has a total capac)"
+)  # CUDA OOM: "GPU 1 has a total capacity", "(GPU 1; "
+_SEVERAL_PROCESSES = ("torch/distributed", "deepspeed", "accelerate")
+
+
+def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: list[Event]) -> tuple[int, int] | None:
+    """A rankless failure that names its GPU, in a job of several processes (a world size, a launcher's records, a
+    traceback through torch.distributed/DeepSpeed/Accelerate, or other such lines naming other GPUs): the GPU's index
+    is the local rank (torchrun, DeepSpeed and Accelerate give each process the GPU of its LOCAL_RANK). With each
+    process shown one GPU alone (CUDA_VISIBLE_DEVICES per task) every rank says GPU 0, so that is not read as rank 0
+    unless another such line names another GPU."""
+    found = _GPU_INDEX.search(event.text)
+    if found is None:
+        return None
+    gpu = int(found.group(1))
+    others = {int(m.group(1)) for e in same_sig if e is not event and (m := _GPU_INDEX.search(e.text))}
+    several = (
+        len(view.expected) > 1
+        or bool(launcher)
+        or bool(others - {gpu})
+        or any(mark in frame for frame in event.frames for mark in _SEVERAL_PROCESSES)
+    )
+    if not several or (gpu == 0 and not others - {gpu}):
+        return None
+    return gpu, gpu
+
+
 def _stopped_first(view: JobView) -> tuple[int, Reason] | None:
     timed = [
         (s.progress.time, r, s.progress) for r, s in view.ranks.items() if s.progress and s.progress.time is not None
@@ -1849,7 +1897,15 @@ def _stopped_first(view: JobView) -> tuple[int, Reason] | None:
     )
 
 
-WEAK_RULES = {"silent_rank", "behind_in_sequence", "progress_stopped_first", "all_alike", "unknown", "peer_unknown"}
+WEAK_RULES = {
+    "silent_rank",
+    "behind_in_sequence",
+    "progress_stopped_first",
+    "device_index",
+    "all_alike",
+    "unknown",
+    "peer_unknown",
+}
 
 
 def apply_flight_recorder(finding: Finding, recorder: dict) -> None:

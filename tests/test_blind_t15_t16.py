@@ -1,0 +1,96 @@
+"""What blind_t15 and blind_t16 (issue-thread excerpts scored blind on 7494f56) revealed, with what earlier sets had
+left open of the same kinds (GPU-indexed OOMs, NCCL failures seen only as WARN lines), each with a variant that must
+not change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from signatures import diagnose, diagnose_sources, source_from_bytes
+
+HERE = Path(__file__).resolve().parent / "realworld"
+T12, T13, T14 = (HERE / f"blind_t{n}" / "logs" for n in (12, 13, 14))
+T15, T16 = HERE / "blind_t15" / "logs", HERE / "blind_t16" / "logs"
+
+
+def _top(report):
+    d = report.diagnoses[0] if report.diagnoses else None
+    return (d.signature, d.class_, d.initiating_rank) if d else (report.outcome, None, None)
+
+
+def _text(name: str, text: str, matcher):
+    return diagnose_sources([source_from_bytes(name, text.encode())], matcher)
+
+
+def test_a_rankless_oom_naming_its_gpu_in_a_job_of_several_processes_is_that_local_rank(matcher):
+    d = diagnose([str(T14 / "006_peft_qlora_ds_llama70b_oom_gpu1.log")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("cuda_oom", 1)  # a traceback through torch/distributed
+    assert (d.attribution.rule, d.attribution.confidence) == ("device_index", "low")
+    assert "GPU 1" in d.attribution.reasons[-1].text
+    # loguru's "Error in process N" lines, each naming its own GPU: the first one's
+    assert _top(diagnose([str(T12 / "006_ultralytics_ddp_inference_cuda_oom.log")], matcher))[1:] == ("cuda_oom", 0)
+    oom = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU {} has a total capacity of "
+        "79.10 GiB of which 1.02 GiB is free.\n"
+    )
+    # one process alone (nothing says there were several): no rank from a GPU index
+    assert _top(_text("one.log", oom.format(3), matcher))[1:] == ("cuda_oom", None)
+    # several processes, each shown only its own GPU (CUDA_VISIBLE_DEVICES per task): every one says GPU 0
+    several = "world_size=4\n" + oom.format(0)
+    assert _top(_text("visible.log", several, matcher))[1:] == ("cuda_oom", None)
+    # a rank prefix beats the GPU index
+    assert _top(_text("pref.log", "world_size=4\n[rank2]: " + oom.format(0), matcher))[1:] == ("cuda_oom", 2)
+
+
+def test_nccl_failures_seen_only_as_warn_lines(matcher):
+    # the proxy thread of rank 2 failing a peer's Connect, nothing else failing
+    assert _top(diagnose([str(T13 / "024_nccl_tests_socket_finalize_accept_rank2.log")], matcher)) == (
+        "nccl.warn_error_return",
+        "nccl_system_error",
+        2,
+    )
+    # a Ray actor's NCCL init failing at WARN level with bare return codes, over a traceback cut short
+    assert _top(diagnose([str(T14 / "014_openrlhf_two_node_nccl_init_warn.log")], matcher))[:2] == (
+        "nccl.warn_error_return",
+        "nccl_system_error",
+    )
+
+
+def test_warn_lines_after_a_killed_peer_are_its_knock_on(matcher):
+    log = (
+        "[rank0]: step 10 loss 2.1\n[rank1]: step 10 loss 2.1\n"
+        "node1:2144:2556 [0] NCCL WARN group.cc:585 -> 2\n"
+        "E1203 10:00:06.000000 123 torch/distributed/elastic/multiprocessing/api.py:862] failed (exitcode: -9) "
+        "local_rank: 1 (pid: 2145) of binary: /usr/bin/python\n"
+    )
+    assert _top(_text("k.log", log, matcher)) == ("launcher.exit_sigkill", "host_oom_killed", 1)
+
+
+def test_std_bad_alloc_is_host_memory(matcher):
+    # torchelastic's error_handler printing the worker's error file as JSON
+    assert _top(diagnose([str(T15 / "002_elastic_two_g4dn_events.log")], matcher))[:2] == (
+        "cpp.bad_alloc",
+        "host_oom_killed",
+    )
+    log = "[default3]:terminate called after throwing an instance of 'std::bad_alloc'\n[default3]:  what():  std::bad_alloc\n"
+    assert _top(_text("t.log", log, matcher)) == ("cpp.bad_alloc", "host_oom_killed", 3)
+    other = "terminate called after throwing an instance of 'std::out_of_range'\n  what():  vector::_M_range_check\n"
+    assert _top(_text("o.log", other, matcher))[0] != "cpp.bad_alloc"
+
+
+def test_ray_trains_worker_has_failed_names_the_rank(matcher):
+    assert _top(diagnose([str(T15 / "005_ray_release_image_read_train.log")], matcher)) == (
+        "ray.worker_died_unexpectedly",
+        "host_oom_killed",
+        0,
+    )
+
+
+def test_a_watchdog_line_cut_where_the_excerpt_ends(matcher):
+    assert _top(diagnose([str(T16 / "001_llm_sft_progress_then_collective_wait.log")], matcher))[:2] == (
+        "nccl.watchdog_collective_timeout",
+        "nccl_timeout",
+    )
+    # the same words inside a sentence are not a cut watchdog line
+    log = "step 1 loss 2.0\nINFO the [Rank 5] Watchdog caught collective timeouts in the past\nstep 2 loss 1.9\n"
+    assert _top(_text("w.log", log, matcher))[0] == "healthy"
