@@ -81,6 +81,7 @@ SETS = {
     "runs_r33": ROOT / "tests" / "corpus" / "blind_r33",  # what on-call gets pasted, frozen 382e7b8
     "runs_r34": ROOT / "tests" / "corpus" / "blind_r34",  # a week of on-call, frozen d8759c3
     "runs_r35": ROOT / "tests" / "corpus" / "blind_r35",  # the runs that page on-call, frozen 6257654
+    "runs_r36": ROOT / "tests" / "corpus" / "blind_r36",  # 35 runs, every kind again, frozen 57a2867
 }
 
 

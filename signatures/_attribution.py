@@ -4,7 +4,8 @@ Which failure (in order):
 1. A `fallback` signature (the generic uncaught-exception one) yields to any other signature that
    fired within a few lines on the same rank; an exception the rank survived (training progress on
    that rank continues after it) is not a failure at all, nor is an error programs commonly catch and
-   retry (signatures tagged `recoverable`) there.
+   retry (signatures tagged `recoverable`) there. A launcher agent's line naming no rank that lost the store or the
+   rendezvous after every rank said training finished is the agents shutting down, not a failure.
 2. Teardown is never the cause: a scheduler cancelling the step or a launcher's SIGTERM that comes
    after a rank already failed on its own (a root error, a non-zero exit) is the launcher's doing.
 3. An absence event (a save that never completed) is dropped when an explicit root failure follows
@@ -404,6 +405,18 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
     return went_on(e.source, e.line, e.rank) and went_on.finished_later(e.source, e.line)
 
 
+def _agent_after_the_end(e: Event, sig: Signature, scan: ScanResult, went_on: Survival) -> bool:
+    """A line naming no rank (a launcher's agent) that lost the store or the rendezvous after its source's ranks said
+    training finished, when every rank that trained anywhere said so: the agents shutting down, one after another
+    (the agent that hosted the store exits first, and the others' last calls to it fail), not a failure."""
+    if e.rank is not None or sig.cls not in ("rendezvous_failure", "nccl_remote_peer_exited"):
+        return False
+    trained = {rank for _, rank in scan.progress if rank is not None}
+    done = {rank for _, rank in scan.finished if rank is not None}
+    here = went_on.done.get(scan.source_index.get(e.source, -1), {})
+    return len(trained) >= 2 and trained <= done and bool(here) and max(here.values()) < e.line
+
+
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event], timed_out: list[Event]) -> bool:
     """A scheduler cancel or a received SIGTERM (signatures tagged `teardown`) that follows a failure the job
     had on its own: srun --kill-on-bad-exit cancelling the step, an agent stopping after a worker died, or a step
@@ -467,6 +480,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
             and went_on(e.source, e.line, e.rank)
         )
         and not _survived_to_the_end(e, sigs[e.sig_id], went_on)
+        and not _agent_after_the_end(e, sigs[e.sig_id], scan, went_on)
     ]
     kept = {id(e) for e in events}
     # helper threads' exceptions their ranks trained past (the generic one yields to a specific one on its line)

@@ -287,6 +287,7 @@ def open_sources(inputs: list[str], budget: Budget | None = None) -> Iterator[So
     if not inputs:
         raise InputError("no input given: pass log files, directories, archives, or - for stdin")
     budget = budget or Budget()
+    empty: list[str] = []  # directories with no files: an error only when no input holds anything
     for item in inputs:
         if item == "-":
             yield from _expand_stream("<stdin>", budget.wrap("<stdin>", sys.stdin.buffer), None, budget)
@@ -295,11 +296,19 @@ def open_sources(inputs: list[str], budget: Budget | None = None) -> Iterator[So
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
             if not files:
-                raise InputError(f"{item}: directory has no files")
+                empty.append(item)
+                continue
             for file in files:
                 yield from _open_file(file, str(file), budget)
             continue
         yield from _open_file(path, item, budget)
+    if empty and len(empty) == len(inputs):
+        raise InputError(f"{empty[0]}: directory has no files")
+    for item in empty:  # beside other inputs: read the rest, and say so (a torchrun --log-dir without --tee or
+        # --redirects holds only its attempt directories: the workers' output went to the console)
+        hollow = source_from_bytes(item.rstrip("/") + "/", b"")
+        hollow.note = "directory has no files, so nothing in it was read (the rest of the input was)"
+        yield hollow
 
 
 def open_path(path: Path, display: str, budget: Budget | None = None) -> Iterator[Source]:
