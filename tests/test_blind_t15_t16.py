@@ -94,3 +94,20 @@ def test_a_watchdog_line_cut_where_the_excerpt_ends(matcher):
     # the same words inside a sentence are not a cut watchdog line
     log = "step 1 loss 2.0\nINFO the [Rank 5] Watchdog caught collective timeouts in the past\nstep 2 loss 1.9\n"
     assert _top(_text("w.log", log, matcher))[0] == "healthy"
+
+
+T17 = HERE / "blind_t17" / "logs"
+
+
+def test_a_training_scripts_settings_dump_is_a_training_log(matcher):
+    # alpaca-lora printing "Training Alpaca-LoRA model with params:" and its key/value settings once per rank
+    assert diagnose([str(T17 / "009_alpaca_lora_four_a100_startup.log")], matcher).outcome == "healthy"
+    prose = "root:x:0:0:root:/root:/bin/bash\nThe learning rate is a setting.\n"
+    assert _text("p.txt", prose, matcher).outcome == "not_a_log"
+
+
+def test_an_embedding_on_a_sharded_weight(matcher):
+    assert _top(diagnose([str(T17 / "007_qwen_finetune_eight_proc_embedding.log")], matcher))[:2] == (
+        "torch.embedding_weight_sharded",
+        "shape_mismatch",
+    )
