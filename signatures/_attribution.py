@@ -44,7 +44,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
   (medium; low when the steps are not timed): the job was hung on that rank (class job_hang_no_progress).
-- `stalled_before_limit`: every root failure is a time limit, and no rank had logged a step for 20 of its usual
+- `stalled_before_limit`: every root failure is a time limit (or a stop from outside that gives no reason: a
+  scancel, timeout(1)'s SIGTERM; then the finding is `job.stopped_after_stall`), and no rank had logged a step for 20 of its usual
   intervals (and 30 s) before it struck: the job was hung (class job_hang_no_progress, see _stall), on the one rank
   whose last line came after the last step every rank logged (medium), or else the one rank whose stack in the
   dumps printed as the job was killed differs from the others' (_oddity.odd_stack) (medium); rank null (low) when
@@ -90,7 +91,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   (early stopping, "training finished": a completion line) before: it left (medium); or every rank timed out
   and exactly one had said it finished before its own timeout: it ran out of data first (medium).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
-  the collective timeout except one (high with a world size, medium otherwise). A SIGTERM a rank was sent when
+  the collective timeout except one (high with a world size, medium otherwise). A monitored barrier's report that names one rank
+  as never arriving ("Ranks 3 failed to pass monitoredBarrier") names it outright (high). A SIGTERM a rank was sent when
   the job was ended (teardown, preemption_sigterm) is not its report, nor its own failure. A time limit that
   came long after the ranks stopped and after two or more ranks' knock-on is teardown (_stall.failed_before_limit),
   and so is a step cancel printed under a collective timeout in the same task's file (srun -K after the timeout).
@@ -171,6 +173,7 @@ from ._schema import Pattern, Signature
 from ._stall import (
     STALLED,
     STALLED_LIVE,
+    STOPPED,
     failed_before_limit,
     limit_time,
     stalled_until_limit,
@@ -776,14 +779,17 @@ def _dumped_hang(
     abort, a kill after a hang) and the stacks they printed show the others waiting inside a collective and one
     rank elsewhere: the job hung on that rank. Its stack dump, as a job_hang_no_progress finding, or None.
     The same when every root failure is the job being stopped from outside (a cancel, a preemption) after its
-    training progress had stopped (see _stall.stopped_before): someone dumped the stacks of a hung job and then
-    cancelled it."""
+    training progress had stopped (see _stall.stopped_before), or after a stall watchdog's timer printed every dump
+    (faulthandler's "Timeout (0:00:15)!": no rank re-armed it, so none made progress for that long): someone
+    dumped the stacks of a hung job and then cancelled it."""
     if roots:
         stops = [limit_time(r) for r in roots if sigs[r.sig_id].cls == "preemption_sigterm"]
         odd = oddities.stack
         if len(stops) != len(roots) or None in stops or odd is None or not odd.others_waiting:
             return None
-        if stopped_before(scan, min(t for t in stops if t is not None)) is None:
+        dumps = list(scan.stacks.values())
+        timed = len(dumps) >= 2 and all(d.timer for d in dumps)  # a stall watchdog printed them: no progress
+        if not timed and stopped_before(scan, min(t for t in stops if t is not None)) is None:
             return None  # still stepping when it was stopped: a preemption, whatever the stacks show
         return odd.place(roots[0], scan, sig_id=STACK_WAIT, values={"stack": odd.text}, kind="match")
     ended = {w.rank for w in launcher if w.rank is not None and "launcher-exit" in sigs[w.sig_id].tags}
@@ -867,13 +873,14 @@ def _regex(source: str, caseless: bool) -> _Lazy:
     return _Lazy(source, caseless)
 
 
-def _stalled_reasons(event: Event, because) -> Attribution:
-    """Why a time limit was read as the end of a hang (see _stall), and which rank it hung on."""
+def _stalled_reasons(event: Event, because, ended: str) -> Attribution:
+    """Why a time limit (or a stop from outside) was read as the end of a hang (see _stall), and which rank it hung
+    on; `ended` says what ended it ("the time limit struck")."""
     idle, how, step = event.values.get("idle", "?"), event.values.get("how", ""), event.values.get("step")
     at = f"step {step}" if step else "their last step"
     quiet = Reason(
-        f"no rank made training progress in the {idle} s before the time limit struck ({how}): the job had "
-        "stopped, and the limit only ended it",
+        f"no rank made training progress in the {idle} s before {ended} ({how}): the job had stopped, and "
+        f"{'the limit' if 'limit' in ended else 'the stop'} only ended it",
         event.source if event.rank is None else None,
         event.line if event.rank is None else None,
     )
@@ -1135,8 +1142,8 @@ def _attribute_rank(
             ),
             Reason(f"where rank {event.rank} was: {_innermost(event)}", event.source, event.line),
         )
-    if sig.id == STALLED:
-        return _stalled_reasons(event, because)
+    if sig.id in (STALLED, STOPPED):
+        return _stalled_reasons(event, because, "the time limit struck" if sig.id == STALLED else "it was stopped")
     if sig.id == STALLED_LIVE:
         v = event.values
         return because(
@@ -1295,6 +1302,9 @@ def _attribute_rank(
             )
         return because(sign.rank, "first_sign", "medium", Reason(text, sign.source, sign.line), *more)
 
+    straggler = _named_straggler([event, *same_sig]) if sig.cls == "nccl_timeout" else None
+    if straggler is not None:  # a monitored barrier's own report names the one rank that never arrived
+        return because(straggler[0], "silent_rank", "high", straggler[1], first)
     if sig.blame == "peer":
         return _peer(view, event, ranks, launcher, oddities)
     if (
@@ -1892,6 +1902,17 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     if not several or (gpu == 0 and not others - {gpu}):
         return None
     return gpu, gpu
+
+
+def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:
+    """The one rank a monitored barrier's report names as not having arrived ("Ranks 3 failed to pass
+    monitoredBarrier in 20000 ms", printed by the rank that ran the check), with that report."""
+    for e in events:
+        failed = e.values.get("failed_ranks")
+        if failed and failed.isdigit():
+            text = f"rank {e.rank if e.rank is not None else 0}'s monitored_barrier reports that rank {failed} alone never "
+            return int(failed), Reason(text + "arrived; the ranks that did waited on it", e.source, e.line)
+    return None
 
 
 def _stopped_first(view: JobView) -> tuple[int, Reason] | None:

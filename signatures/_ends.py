@@ -31,6 +31,8 @@ _THREAD = re.compile(
 )
 # its frames: faulthandler's '  File "/x/train.py", line 153 in <module>' (a traceback has ", in"), py-spy's
 # "    backward (torch/_tensor.py:623)"
+# faulthandler.dump_traceback_later's header: the timer ran out before the program re-armed it (no progress)
+_TIMER = re.compile(r"^Timeout \((\d+):(\d\d):(\d\d)(?:\.\d+)?\)!\s*$")
 _FAULT_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
 _SPY_FRAME = re.compile(r"^\s+(?P<func>\S+) \((?P<file>[^()]+):(?P<line>\d+)\)")
 _LABEL = re.compile(r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|" + MPI_TAG + ")+")  # srun, torchrun, mpirun labels
@@ -110,6 +112,8 @@ def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[b
     the file's own rank's. Lines from a rank that named no rank in a shared console are left out."""
     dumps: dict[int, list[tuple[bool, int, list[str]]]] = {}  # rank -> its dump's threads (main?, line, frames)
     inside: dict[int, bool] = {}
+    armed: dict[int, float | None] = {}  # rank -> the watchdog timer of the line just above, then of its dump
+    timers: dict[int, float | None] = {}
     for i, raw in enumerate(lines):
         text, rank = _read(raw.rstrip(b"\r"))
         mine = rank if rank is not None else rank_hint
@@ -121,9 +125,12 @@ def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[b
             threads = dumps.setdefault(mine, [])
             if not inside.get(mine):
                 threads.clear()  # a later dump replaces an earlier one
+                timers[mine] = armed.get(mine)
             threads.append((head.group("name") == "MainThread", number + i, []))
             inside[mine] = True
             continue
+        timer = _TIMER.match(body.strip())
+        armed[mine] = int(timer[1]) * 3600 + int(timer[2]) * 60 + int(timer[3]) if timer else None
         if not inside.get(mine):
             continue
         frame = _FAULT_FRAME.match(body) or _SPY_FRAME.match(body)
@@ -137,7 +144,7 @@ def stacks(into: dict[tuple[int, int | None], Stack], source: int, lines: list[b
         # "Current thread" is whichever thread dumped: a stall watchdog's own thread when it dumps from a timer)
         chosen = next((t for t in threads if t[0]), None) or threads[-1]
         if chosen[2]:
-            into[(source, rank)] = Stack(chosen[1], tuple(chosen[2]))
+            into[(source, rank)] = Stack(chosen[1], tuple(chosen[2]), timers.get(rank))
 
 
 def values(

@@ -22,6 +22,7 @@ class Stack:
 
     line: int
     frames: tuple[str, ...]
+    timer: float | None = None  # seconds of faulthandler's "Timeout (0:00:15)!" above it: a stall watchdog dumped it
 
 
 @dataclass

@@ -26,6 +26,8 @@ from ._oddity import Oddities
 from ._schema import Signature
 
 STALLED = "slurm.time_limit_after_stall"  # the finding this rule makes of a time limit
+STOPPED = "job.stopped_after_stall"  # ... of a stop from outside (scancel, a SIGTERM or SIGINT) with no reason given
+STOP_TAG = "teardown"  # the signatures of a stop: a cancel, a signal an agent received, a Ctrl-C
 LIMIT_CLASS = "slurm_time_limit"
 STALL_PACES = 20  # silent for at least this many of its usual intervals between progress lines
 STALL_SECONDS = 30.0  # and for at least this long
@@ -40,13 +42,22 @@ def limit_time(e: Event) -> float | None:
     return parse_time(stamp) if stamp else e.eff_time
 
 
-def _the_limit(roots: list[Event], sigs: dict[str, Signature]) -> tuple[Event, float] | None:
-    """The time limit and when it struck, when every root failure is the time limit (and its time is known)."""
-    if not roots or any(sigs[e.sig_id].cls != LIMIT_CLASS for e in roots):
+def _the_limit(roots: list[Event], sigs: dict[str, Signature]) -> tuple[Event, float, str] | None:
+    """The time limit and when it struck, when every root failure is the time limit (and its time is known), with
+    the finding it becomes; or likewise a stop from outside that gives no reason (a user's scancel, timeout(1)'s or
+    kill's SIGTERM, a Ctrl-C: not a preemption or a node failure the scheduler names), which on-call sends a job that
+    has hung as often as a limit ends one."""
+    if not roots:
+        return None
+    if all(sigs[e.sig_id].cls == LIMIT_CLASS for e in roots):
+        finding = STALLED
+    elif all(STOP_TAG in sigs[e.sig_id].tags and not e.values.get("reason") for e in roots):
+        finding = STOPPED
+    else:
         return None
     limit = min(roots, key=lambda e: (e.source_index, e.line))
     struck = limit_time(limit)
-    return None if struck is None else (limit, struck)
+    return None if struck is None else (limit, struck, finding)
 
 
 def stalled_until_limit(
@@ -59,10 +70,10 @@ def stalled_until_limit(
     found = _the_limit(roots, sigs)
     if found is None:
         return None
-    limit, struck = found
+    limit, struck, finding = found
 
     def quiet(facts: dict[str, str]) -> Event:
-        return dataclasses.replace(limit, sig_id=STALLED, rank=None, values={**limit.values, **facts})
+        return dataclasses.replace(limit, sig_id=finding, rank=None, values={**limit.values, **facts})
 
     done = _finished_long_before(scan, limit, struck)
     if done is not None:  # training said it was done, and the processes were still there when the limit came
@@ -115,12 +126,13 @@ def stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float
 
 
 DAY = 86400.0
+CLOCK_SLACK = 60.0  # a date-less stamp this far after the stop's is after it, not a day before it
 
 
 def _by_clock(scan: ScanResult, struck: float) -> tuple[list[float], list[tuple[float, int | None]]]:
     """Paces and (time, step) of the ranks' last progress from time-of-day stamps with no date ("[07:34:13]"),
     placed on the day of `struck` (a dated line's time: the limit's): the last progress before the limit, within
-    the 24 hours before it."""
+    the 24 hours before it (or within CLOCK_SLACK after it)."""
     paces, progress = [], []
     for key, (last, first, count) in scan.clocks.items():
         if key[1] is None:
@@ -128,7 +140,10 @@ def _by_clock(scan: ScanResult, struck: float) -> tuple[list[float], list[tuple[
         if count >= 2:
             paces.append(((last - first) % DAY) / (count - 1))
         step = scan.progress[key][1] if key in scan.progress else None
-        progress.append((struck - (struck - last) % DAY, step))
+        behind = (struck - last) % DAY
+        if behind > DAY - CLOCK_SLACK:  # a step logged just after the stop's own stamp (a signal in flight): that
+            behind -= DAY  # moment, not the same time of day a day earlier
+        progress.append((struck - behind, step))
     return paces, progress
 
 
@@ -139,7 +154,7 @@ def failed_before_limit(
     lost peers) and their progress had stopped long before it (see _stopped_before): the job had failed, and the
     limit only ended what was left of it. Then the limit is teardown, and the knock-on tells the story."""
     found = _the_limit(roots, sigs)
-    if found is None:
+    if found is None or found[2] != STALLED:  # a stop from outside is teardown only by _teardown's own rules
         return False
     struck = found[1]
     ranks = {e.rank for e in collateral if e.rank is not None and (e.time is None or e.time < struck)}
