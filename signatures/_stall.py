@@ -42,22 +42,27 @@ def limit_time(e: Event) -> float | None:
     return parse_time(stamp) if stamp else e.eff_time
 
 
-def _the_limit(roots: list[Event], sigs: dict[str, Signature]) -> tuple[Event, float, str] | None:
+def _the_limit(roots: list[Event], sigs: dict[str, Signature], scan: ScanResult) -> tuple[Event, float, str] | None:
     """The time limit and when it struck, when every root failure is the time limit (and its time is known), with
     the finding it becomes; or likewise a stop from outside that gives no reason (a user's scancel, timeout(1)'s or
     kill's SIGTERM, a Ctrl-C: not a preemption or a node failure the scheduler names), which on-call sends a job that
     has hung as often as a limit ends one."""
-    if not roots:
+    limits = [e for e in roots if sigs[e.sig_id].cls == LIMIT_CLASS]
+    stops = [e for e in roots if STOP_TAG in sigs[e.sig_id].tags and not e.values.get("reason")]
+    ends, finding = (limits, STALLED) if limits else (stops, STOPPED)
+    # another signature on the very line of a stop (or of the limit) describes it
+    at = {(e.source_index, e.line) for e in scan.events if e in ends or _ends_it(e, sigs[e.sig_id], finding)}
+    if not ends or any(e not in ends and (e.source_index, e.line) not in at for e in roots):
         return None
-    if all(sigs[e.sig_id].cls == LIMIT_CLASS for e in roots):
-        finding = STALLED
-    elif all(STOP_TAG in sigs[e.sig_id].tags and not e.values.get("reason") for e in roots):
-        finding = STOPPED
-    else:
-        return None
-    limit = min(roots, key=lambda e: (e.source_index, e.line))
+    limit = min(ends, key=lambda e: (e.source_index, e.line))
     struck = limit_time(limit)
     return None if struck is None else (limit, struck, finding)
+
+
+def _ends_it(e: Event, sig: Signature, finding: str) -> bool:
+    if finding == STALLED:
+        return sig.cls == LIMIT_CLASS
+    return STOP_TAG in sig.tags and not e.values.get("reason")
 
 
 def stalled_until_limit(
@@ -67,7 +72,7 @@ def stalled_until_limit(
     it: the ranks' progress stopped STALL_PACES of their usual intervals (and STALL_SECONDS) before it, or a line
     said training was done FINISHED_SECONDS before it. Its event is the stuck rank's last word when exactly one
     rank went elsewhere after the last step, else the limit's line with no rank; None when the limit stands."""
-    found = _the_limit(roots, sigs)
+    found = _the_limit(roots, sigs, scan)
     if found is None:
         return None
     limit, struck, finding = found
@@ -153,7 +158,7 @@ def failed_before_limit(
     """Every root failure is a time limit, yet ranks had already reported knock-on failures (collective timeouts,
     lost peers) and their progress had stopped long before it (see _stopped_before): the job had failed, and the
     limit only ended what was left of it. Then the limit is teardown, and the knock-on tells the story."""
-    found = _the_limit(roots, sigs)
+    found = _the_limit(roots, sigs, scan)
     if found is None or found[2] != STALLED:  # a stop from outside is teardown only by _teardown's own rules
         return False
     struck = found[1]
