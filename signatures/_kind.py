@@ -41,6 +41,8 @@ _MESSAGE = re.compile(
     | \s*\d{1,3}%\|                                                        # a tqdm bar
     | \s*(?:Epoch|Iteration|Iter|Step)\s*\[?\d+(?:\s*/\s*\d+)?\]?(?:[\s,:|]|$)  # "Epoch 0 step 0", "Epoch 3/10"
     | (?:Reason|Message|Exit\ Code|Last\ State|State|Status|Type):\s{2,}\S    # kubectl describe's fields
+    | Setting\ OMP_NUM_THREADS\ environment\ variable\ for\ each\ process       # torch.distributed.launch's banner
+    | \|?\s*distributed\ init\ \(rank\ \d+\)                                   # DETR/DeiT/MAE's init_distributed_mode
     | \s*(?:learning_rate|lr|(?:micro_|global_|train_|per_device_train_)?batch_size|num_(?:train_)?epochs|epochs
           |max_steps|warmup_(?:steps|ratio)|gradient_accumulation_steps|weight_decay)\s*[:=]\s*[-+]?\.?\d
                                                     # a training script printing its settings: "learning_rate: 0.0003"

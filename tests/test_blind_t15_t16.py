@@ -111,3 +111,27 @@ def test_an_embedding_on_a_sharded_weight(matcher):
         "torch.embedding_weight_sharded",
         "shape_mismatch",
     )
+
+
+T18 = HERE / "blind_t18" / "logs"
+
+
+def test_an_infiniband_verbs_call_that_failed_at_init(matcher):
+    assert _top(diagnose([str(T18 / "003_tf_mirrored_srun_container.log")], matcher))[:2] == (
+        "nccl.ib_verbs_call_failed",
+        "nccl_system_error",
+    )
+    # a rank that went on training after it had fallen back to another transport: not a failure
+    went_on = "node7:4100:4188 [0] NCCL WARN Call to ibv_create_qp failed\n" + "".join(
+        f"[rank0]: step {i} loss 0.{i}\n" for i in range(10, 40)
+    )
+    assert _text("fallback.log", went_on, matcher).outcome == "healthy"
+
+
+def test_jax_registration_deadline_and_launch_banners(matcher):
+    assert _top(diagnose([str(T18 / "010_jax_tpu_multislice_init.log")], matcher))[:2] == (
+        "jax.coordination_registration_timeout",
+        "rendezvous_failure",
+    )
+    # torch.distributed.launch's banner and "distributed init (rank N)" lines are a training log's start
+    assert diagnose([str(T18 / "005_detr_eight_gpu_start.log")], matcher).outcome == "healthy"
