@@ -85,6 +85,10 @@ SETS = {
     "runs_r35": ROOT / "tests" / "corpus" / "blind_r35",  # the runs that page on-call, frozen 6257654
     "runs_r36": ROOT / "tests" / "corpus" / "blind_r36",  # 35 runs, every kind again, frozen 57a2867
     "runs_r37": ROOT / "tests" / "corpus" / "blind_r37",  # 4-rank torchrun/srun, the initiating rank, frozen 9f9d56c
+    "runs_r38": ROOT
+    / "tests"
+    / "corpus"
+    / "blind_r38",  # messy: long logs, restarts, wrong root causes, frozen 6b0a024
 }
 
 

@@ -215,11 +215,18 @@ def _time_key(events: list[Event]):
     bound: dict[int, float] = {}  # id(event) -> the time it happened at or before
     if not single_source:
         later: dict[int, float] = {}  # per source, the earliest time of a timed event below the current line
+        # torchrun --log-dir's attempt_N: an untimed event of one attempt happened before every event of a later one
+        attempt = {id(e): int(found.group(1)) for e in events if (found := TORCHRUN_ATTEMPT.search(e.source))}
+        first_of: dict[int, float] = {}
+        for e in events:
+            if id(e) in attempt and e.eff_time is not None:
+                first_of[attempt[id(e)]] = min(e.eff_time, first_of.get(attempt[id(e)], math.inf))
         for e in sorted(events, key=lambda e: (e.source_index, -e.line)):
             if e.eff_time is not None:
                 later[e.source_index] = min(e.eff_time, later.get(e.source_index, math.inf))
             else:
-                bound[id(e)] = later.get(e.source_index, math.inf)
+                restart = min((t for n, t in first_of.items() if n > attempt.get(id(e), math.inf)), default=math.inf)
+                bound[id(e)] = min(later.get(e.source_index, math.inf), restart)
 
     def key(e: Event):
         if single_source:
@@ -358,11 +365,23 @@ class Survival:
                     self.finished_in.setdefault(local, set()).add(attempt)
         last = max(attempts, default=0)
         self.last_attempt_finished = last >= 1 and all(attempts[last].values())
+        # torchrun --redirects splits a worker's output into stdout.log and stderr.log in its attempt directory: a
+        # stream that says the worker finished training speaks for the other one, whose lines it cannot be ordered
+        # against (an error in stderr.log, untimed, while stdout.log shows training went on to its end)
+        self.sibling_done: set[int] = set()
+        by_dir: dict[str, list[int]] = {}
+        for name, index in self.index.items():
+            found = TORCHRUN_ATTEMPT.search(name)
+            if found and name.rsplit("/", 1)[-1] in ("stdout.log", "stderr.log"):
+                by_dir.setdefault(name[: found.end()], []).append(index)
+        for pair in by_dir.values():
+            if len(pair) == 2 and any(i in finished_sources for i in pair):
+                self.sibling_done.update(i for i in pair if i not in finished_sources)
 
     def __call__(self, source: str, line: int, rank: int | None) -> bool:
         """An error line after which its rank (every rank of its source, for a line naming none) kept training,
         or said it finished training: the exception was caught and logged, the process went on."""
-        if self._finished_in_a_later_attempt(source, rank):
+        if self._finished_in_a_later_attempt(source, rank) or self.index.get(source, -1) in self.sibling_done:
             return True
         after = self.after.get(self.index.get(source, -1), {})
         ranks = [rank] if rank is not None else list(after)
@@ -376,8 +395,9 @@ class Survival:
         return len(trained) >= 2 and self.finished_later(source, line)
 
     def finished_later(self, source: str, line: int) -> bool:
-        """A line of `source` after `line` said training finished."""
-        return any(done > line for done in self.done.get(self.index.get(source, -1), {}).values())
+        """A line of `source` after `line` said training finished (or the other stream of its torchrun worker did)."""
+        index = self.index.get(source, -1)
+        return index in self.sibling_done or any(done > line for done in self.done.get(index, {}).values())
 
     def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
         """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
