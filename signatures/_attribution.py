@@ -338,8 +338,9 @@ def _recoverable(sig: Signature) -> bool:
 class Survival:
     """Which ranks went on past which lines, worked out once per scan (asked about every event and line)."""
 
-    def __init__(self, scan: ScanResult):
+    def __init__(self, scan: ScanResult, failed: set[int] | None = None):
         self.index = scan.source_index
+        self.failed = failed or set()  # ranks a launcher saw fail on their own: their streams do not vouch
         # per source: rank -> the last line showing it went on (training progress, or a line saying it finished)
         self.after: dict[int, dict[int | None, int]] = {}
         for (index, rank), (line, _, _) in scan.progress.items():
@@ -381,7 +382,7 @@ class Survival:
     def __call__(self, source: str, line: int, rank: int | None) -> bool:
         """An error line after which its rank (every rank of its source, for a line naming none) kept training,
         or said it finished training: the exception was caught and logged, the process went on."""
-        if self._finished_in_a_later_attempt(source, rank) or self.index.get(source, -1) in self.sibling_done:
+        if self._finished_in_a_later_attempt(source, rank) or self._sibling_finished(source, rank):
             return True
         after = self.after.get(self.index.get(source, -1), {})
         ranks = [rank] if rank is not None else list(after)
@@ -397,7 +398,17 @@ class Survival:
     def finished_later(self, source: str, line: int) -> bool:
         """A line of `source` after `line` said training finished (or the other stream of its torchrun worker did)."""
         index = self.index.get(source, -1)
-        return index in self.sibling_done or any(done > line for done in self.done.get(index, {}).values())
+        return self._sibling_finished(source, None) or any(done > line for done in self.done.get(index, {}).values())
+
+    def _sibling_finished(self, source: str, rank: int | None) -> bool:
+        """The other stream of this torchrun worker said it finished, and no launcher saw the worker fail."""
+        if self.index.get(source, -1) not in self.sibling_done:
+            return False
+        found = TORCHRUN_ATTEMPT.search(source)
+        mine = {rank} if rank is not None else set()
+        if found:
+            mine.add(int(found.group(2)))  # its local rank, the global one on a single node
+        return not mine & self.failed
 
     def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
         """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
@@ -490,7 +501,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     scan = dataclasses.replace(scan, events=events)
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
-    went_on = Survival(scan)
+    failed_ranks = {
+        e.rank
+        for e in scan.events
+        if e.rank is not None and "launcher-exit" in sigs[e.sig_id].tags and failed_on_its_own(e)
+    }
+    went_on = Survival(scan, failed_ranks)
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
     # and a knock-on or a launcher's record that every rank concerned went past (a restart that then finished)
     events = [
@@ -807,8 +823,7 @@ def _dumped_hang(
         odd = oddities.stack
         if len(stops) != len(roots) or None in stops or odd is None or not odd.others_waiting:
             return None
-        dumps = list(scan.stacks.values())
-        timed = len(dumps) >= 2 and all(d.timer for d in dumps)  # a stall watchdog printed them: no progress
+        timed = _watchdog_dumped_last(scan) and not any(r.values.get("reason") for r in roots)
         if not timed and stopped_before(scan, min(t for t in stops if t is not None)) is None:
             return None  # still stepping when it was stopped: a preemption, whatever the stacks show
         return odd.place(roots[0], scan, sig_id=STACK_WAIT, values={"stack": odd.text}, kind="match")
@@ -823,6 +838,18 @@ def _dumped_hang(
         return None
     first = min(launcher, key=lambda w: (w.source_index, w.line))
     return odd.place(first, scan, sig_id=STACK_WAIT, values={"stack": odd.text}, kind="match")
+
+
+def _watchdog_dumped_last(scan: ScanResult) -> bool:
+    """Every rank's stack dump was printed by a stall watchdog's timer (faulthandler's "Timeout (0:00:15)!": nobody
+    re-armed it in time) and no rank logged training progress below a dump in its source: the job never moved on."""
+    dumps = scan.stacks
+    if len(dumps) < 2 or not all(d.timer for d in dumps.values()):
+        return False
+    first: dict[int, int] = {}
+    for (source, _), dump in dumps.items():
+        first[source] = min(dump.line, first.get(source, dump.line))
+    return all(line < first[source] for (source, _), (line, _, _) in scan.progress.items() if source in first)
 
 
 def _stopped_inside(f: Finding, scan: ScanResult, sigs: dict[str, Signature], key) -> Finding:
@@ -1919,8 +1946,8 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
         or bool(others - {gpu})
         or any(mark in frame for frame in event.frames for mark in _SEVERAL_PROCESSES)
     )
-    if not several or (gpu == 0 and not others - {gpu}):
-        return None
+    if not several or (gpu == 0 and not others - {gpu}) or (view.expected and gpu not in view.expected):
+        return None  # a GPU index past the ranks the job is known to have is no rank of it
     return gpu, gpu
 
 

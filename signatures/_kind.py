@@ -43,9 +43,6 @@ _MESSAGE = re.compile(
     | (?:Reason|Message|Exit\ Code|Last\ State|State|Status|Type):\s{2,}\S    # kubectl describe's fields
     | Setting\ OMP_NUM_THREADS\ environment\ variable\ for\ each\ process       # torch.distributed.launch's banner
     | \|?\s*distributed\ init\ \(rank\ \d+\)                                   # DETR/DeiT/MAE's init_distributed_mode
-    | \s*(?:learning_rate|lr|(?:micro_|global_|train_|per_device_train_)?batch_size|num_(?:train_)?epochs|epochs
-          |max_steps|warmup_(?:steps|ratio)|gradient_accumulation_steps|weight_decay)\s*[:=]\s*[-+]?\.?\d
-                                                    # a training script printing its settings: "learning_rate: 0.0003"
     """
 )
 # anywhere in a line: a training step with its loss, a progress bar, NCCL's own log
@@ -57,6 +54,13 @@ _ANYWHERE = re.compile(
     r"|^\|\s*(?:loss|step|samples|grad_norm|lr|epoch|episodes|timesteps|total_timesteps)\w*\s+\|\s*[-+]?(?:\d|nan|inf)"
 )
 HEAD_LINES = 200  # of each source's head, at most
+# a training script printing its settings ("learning_rate: 0.0003"): a log's when the same lines come again, as
+# every process of a job prints them (a config file or a script's source states each once)
+_SETTING = re.compile(
+    r"^\s*(?:learning_rate|lr|(?:micro_|global_|train_|per_device_train_)?batch_size|num_(?:train_)?epochs|epochs"
+    r"|max_steps|warmup_(?:steps|ratio)|gradient_accumulation_steps|weight_decay)\s*:\s*[-+]?\.?\d"
+)
+SETTINGS_REPEATED = 2  # distinct settings lines each printed at least twice
 
 
 def log_like(line: str) -> bool:
@@ -77,12 +81,18 @@ class LogEvidence:
     def feed(self, head: bytes) -> None:
         if self.first is not None:
             return
+        settings: dict[str, int] = {}
         for line in head.decode("utf-8", "replace").splitlines()[:HEAD_LINES]:
             if line.strip():
                 self.sampled += 1
                 if log_like(line):
                     self.first = line
                     return
+                if _SETTING.match(line):
+                    settings[line.strip()] = settings.get(line.strip(), 0) + 1
+        repeated = [line for line, n in settings.items() if n >= 2]
+        if len(repeated) >= SETTINGS_REPEATED:
+            self.first = repeated[0]
 
 
 def judge(report: Report, scan: ScanResult, evidence: LogEvidence) -> NotALog | None:

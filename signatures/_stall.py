@@ -50,9 +50,11 @@ def _the_limit(roots: list[Event], sigs: dict[str, Signature], scan: ScanResult)
     limits = [e for e in roots if sigs[e.sig_id].cls == LIMIT_CLASS]
     stops = [e for e in roots if STOP_TAG in sigs[e.sig_id].tags and not e.values.get("reason")]
     ends, finding = (limits, STALLED) if limits else (stops, STOPPED)
+    if not ends:
+        return None
     # another signature on the very line of a stop (or of the limit) describes it
-    at = {(e.source_index, e.line) for e in scan.events if e in ends or _ends_it(e, sigs[e.sig_id], finding)}
-    if not ends or any(e not in ends and (e.source_index, e.line) not in at for e in roots):
+    at = {(e.source_index, e.line) for e in scan.events if _ends_it(e, sigs[e.sig_id], finding)}
+    if any((e.source_index, e.line) not in at for e in roots):
         return None
     limit = min(ends, key=lambda e: (e.source_index, e.line))
     struck = limit_time(limit)

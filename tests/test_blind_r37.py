@@ -36,6 +36,12 @@ def test_a_monitored_barrier_names_the_rank_that_never_arrived(matcher):
 def test_stacks_a_stall_watchdog_dumped_before_a_cancel_are_a_hang(matcher):
     # faulthandler.dump_traceback_later(15) fired on every rank: rank 2 in its metrics flush, the others in backward
     assert _top(diagnose(_inputs("blind_r37", "023"), matcher))[1:] == ("job_hang_no_progress", 2)
+    # the same dumps, but training went on after them (a slow save tripped the watchdog) before the cancel: not a hang
+    text = (R37 / "023" / "slurm-13.out").read_text().splitlines()
+    at = next(i for i, line in enumerate(text) if line.startswith("srun: Job step aborted"))
+    more = [f"{r}: step {n}/40 loss 0.05 lr 0.05 0.3s/it" for n in range(6, 40) for r in range(4)]
+    went_on = "\n".join(text[:at] + more + text[at:]) + "\n"
+    assert _top(diagnose_sources([source_from_bytes("s.out", went_on.encode())], matcher))[1] != "job_hang_no_progress"
     lines = [b"1: Timeout (0:00:15)!", b"1: Thread 0x7f (most recent call first):", b'1:   File "t.py", line 3 in f']
     found: dict[tuple[int, int | None], Stack] = {}
     stacks(found, 0, lines, 1, None)

@@ -28,7 +28,20 @@ def test_a_workers_stderr_error_its_stdout_trained_past_is_not_a_failure(matcher
     shutil.copytree(R38 / "006", copy)
     (stdout,) = copy.glob("logs/*/attempt_0/0/stdout.log")
     stdout.write_text("".join(line for line in stdout.open() if "training finished" not in line))
-    assert diagnose(_run(copy), matcher).outcome != "healthy"
+    assert _top(diagnose(_run(copy), matcher))[1:] == ("hub_network_error", 0)
+    # a worker that said it finished and then crashed, which its launcher saw fail: its stderr is not vouched for
+    crashed = tmp_path / "crashed"
+    shutil.copytree(R38 / "006", crashed)
+    (stderr,) = crashed.glob("logs/*/attempt_0/0/stderr.log")
+    with stderr.open("a") as fh:
+        fh.write('Traceback (most recent call last):\n  File "/w/train.py", line 9, in <module>\n    save()\n')
+        fh.write("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n")
+    with (crashed / "console.log").open("a") as fh:
+        fh.write(
+            "E1206 22:31:25.862000 17069 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+            "local_rank: 0 (pid: 17075) of binary: /usr/bin/python3\n"
+        )
+    assert _top(diagnose(_run(crashed), matcher))[1:] == ("cuda_oom", 0)
 
 
 def test_a_failure_in_a_torchrun_attempt_comes_before_the_next_attempts(matcher):

@@ -38,6 +38,8 @@ def test_a_rankless_oom_naming_its_gpu_in_a_job_of_several_processes_is_that_loc
     # several processes, each shown only its own GPU (CUDA_VISIBLE_DEVICES per task): every one says GPU 0
     several = "world_size=4\n" + oom.format(0)
     assert _top(_text("visible.log", several, matcher))[1:] == ("cuda_oom", None)
+    # a GPU index past the ranks the job is known to have names no rank of it
+    assert _top(_text("past.log", "world_size=2\n" + oom.format(5), matcher))[1:] == ("cuda_oom", None)
     # a rank prefix beats the GPU index
     assert _top(_text("pref.log", "world_size=4\n[rank2]: " + oom.format(0), matcher))[1:] == ("cuda_oom", 2)
 
@@ -104,6 +106,11 @@ def test_a_training_scripts_settings_dump_is_a_training_log(matcher):
     assert diagnose([str(T17 / "009_alpaca_lora_four_a100_startup.log")], matcher).outcome == "healthy"
     prose = "root:x:0:0:root:/root:/bin/bash\nThe learning rate is a setting.\n"
     assert _text("p.txt", prose, matcher).outcome == "not_a_log"
+    # a config file or a script states each setting once: not a log's start
+    config = "model: gpt2\nlearning_rate: 0.0003\nbatch_size: 8\nnum_epochs: 3\n"
+    assert _text("config.yaml", config, matcher).outcome == "not_a_log"
+    source = "import torch\n\ndef main():\n    lr = 0.001\n    batch_size = 8\n"
+    assert _text("train.py", source, matcher).outcome == "not_a_log"
 
 
 def test_an_embedding_on_a_sharded_weight(matcher):
