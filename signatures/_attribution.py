@@ -356,6 +356,7 @@ class Survival:
         finished_sources = {index for index, _ in scan.finished}
         self.finished_in: dict[str, set[int]] = {}
         attempts: dict[int, dict[str, bool]] = {}
+        streams: dict[tuple[str, str], list[int]] = {}  # (a worker's directory, its local rank) -> its two streams
         for name, index in self.index.items():
             found = TORCHRUN_ATTEMPT.search(name)
             if found:
@@ -364,20 +365,20 @@ class Survival:
                 locals_done[local] = locals_done.get(local, False) or done
                 if done:
                     self.finished_in.setdefault(local, set()).add(attempt)
+                if name.rsplit("/", 1)[-1] in ("stdout.log", "stderr.log"):
+                    streams.setdefault((name[: found.end()], local), []).append(index)
         last = max(attempts, default=0)
         self.last_attempt_finished = last >= 1 and all(attempts[last].values())
-        # torchrun --redirects splits a worker's output into stdout.log and stderr.log in its attempt directory: a
-        # stream that says the worker finished training speaks for the other one, whose lines it cannot be ordered
-        # against (an error in stderr.log, untimed, while stdout.log shows training went on to its end)
-        self.sibling_done: set[int] = set()
-        by_dir: dict[str, list[int]] = {}
-        for name, index in self.index.items():
-            found = TORCHRUN_ATTEMPT.search(name)
-            if found and name.rsplit("/", 1)[-1] in ("stdout.log", "stderr.log"):
-                by_dir.setdefault(name[: found.end()], []).append(index)
-        for pair in by_dir.values():
+        # a stream of a torchrun worker that says it finished training speaks for the worker's other stream, whose
+        # lines it cannot be ordered against (an error in stderr.log, untimed, while stdout.log trained to its end):
+        # source index -> the worker's local rank
+        self.sibling_done: dict[int, int] = {}
+        for (_, local), pair in streams.items():
             if len(pair) == 2 and any(i in finished_sources for i in pair):
-                self.sibling_done.update(i for i in pair if i not in finished_sources)
+                self.sibling_done.update((i, int(local)) for i in pair if i not in finished_sources)
+        # every rank that logged training progress anywhere said training finished
+        trained = {rank for _, rank in scan.progress if rank is not None}
+        self.every_rank_finished = len(trained) >= 2 and trained <= {rank for _, rank in scan.finished}
 
     def __call__(self, source: str, line: int, rank: int | None) -> bool:
         """An error line after which its rank (every rank of its source, for a line naming none) kept training,
@@ -401,14 +402,10 @@ class Survival:
         return self._sibling_finished(source, None) or any(done > line for done in self.done.get(index, {}).values())
 
     def _sibling_finished(self, source: str, rank: int | None) -> bool:
-        """The other stream of this torchrun worker said it finished, and no launcher saw the worker fail."""
-        if self.index.get(source, -1) not in self.sibling_done:
-            return False
-        found = TORCHRUN_ATTEMPT.search(source)
-        mine = {rank} if rank is not None else set()
-        if found:
-            mine.add(int(found.group(2)))  # its local rank, the global one on a single node
-        return not mine & self.failed
+        """The other stream of this torchrun worker said it finished, and no launcher saw the worker fail (by its
+        rank, or its local rank: the global one on a single node)."""
+        local = self.sibling_done.get(self.index.get(source, -1))
+        return local is not None and local not in self.failed and rank not in self.failed
 
     def _finished_in_a_later_attempt(self, source: str, rank: int | None) -> bool:
         """A line of an earlier attempt (or of the launcher's console, in no attempt) that the same rank went
@@ -445,10 +442,8 @@ def _agent_after_the_end(e: Event, sig: Signature, scan: ScanResult, went_on: Su
     (the agent that hosted the store exits first, and the others' last calls to it fail), not a failure."""
     if e.rank is not None or sig.cls not in ("rendezvous_failure", "nccl_remote_peer_exited"):
         return False
-    trained = {rank for _, rank in scan.progress if rank is not None}
-    done = {rank for _, rank in scan.finished if rank is not None}
     here = went_on.done.get(scan.source_index.get(e.source, -1), {})
-    return len(trained) >= 2 and trained <= done and bool(here) and max(here.values()) < e.line
+    return went_on.every_rank_finished and bool(here) and max(here.values()) < e.line
 
 
 def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Event], timed_out: list[Event]) -> bool:
@@ -920,14 +915,18 @@ def _regex(source: str, caseless: bool) -> _Lazy:
     return _Lazy(source, caseless)
 
 
-def _stalled_reasons(event: Event, because, ended: str) -> Attribution:
+_ENDED = {STALLED: ("the time limit struck", "the limit"), STOPPED: ("it was stopped", "the stop")}
+
+
+def _stalled_reasons(event: Event, because) -> Attribution:
     """Why a time limit (or a stop from outside) was read as the end of a hang (see _stall), and which rank it hung
-    on; `ended` says what ended it ("the time limit struck")."""
+    on."""
     idle, how, step = event.values.get("idle", "?"), event.values.get("how", ""), event.values.get("step")
     at = f"step {step}" if step else "their last step"
+    ended, ender = _ENDED[event.sig_id]
     quiet = Reason(
         f"no rank made training progress in the {idle} s before {ended} ({how}): the job had stopped, and "
-        f"{'the limit' if 'limit' in ended else 'the stop'} only ended it",
+        f"{ender} only ended it",
         event.source if event.rank is None else None,
         event.line if event.rank is None else None,
     )
@@ -1189,8 +1188,8 @@ def _attribute_rank(
             ),
             Reason(f"where rank {event.rank} was: {_innermost(event)}", event.source, event.line),
         )
-    if sig.id in (STALLED, STOPPED):
-        return _stalled_reasons(event, because, "the time limit struck" if sig.id == STALLED else "it was stopped")
+    if sig.id in _ENDED:
+        return _stalled_reasons(event, because)
     if sig.id == STALLED_LIVE:
         v = event.values
         return because(
@@ -1486,17 +1485,16 @@ def _attribute_rank(
                 after.line,
             ),
         )
-    device = _device_rank(event, same_sig, view, launcher)
-    if device is not None:  # the failure names the GPU it happened on, and the job ran one process per GPU
-        rank, gpu = device
+    gpu = _device_rank(event, same_sig, view, launcher)
+    if gpu is not None:  # the failure names the GPU it happened on, and the job ran one process per GPU
         return because(
-            rank,
+            gpu,
             "device_index",
             "low",
             first,
             Reason(
                 f"the line names no rank, but it happened on GPU {gpu}; launchers start one process per GPU and "
-                f"each rank drives the GPU of its local rank, so this is local rank {rank} (on one node, rank {rank})",
+                f"each rank drives the GPU of its local rank, so this is local rank {gpu} (on one node, rank {gpu})",
                 event.source,
                 event.line,
             ),
@@ -1929,12 +1927,12 @@ _GPU_INDEX = re.compile(
 _SEVERAL_PROCESSES = ("torch/distributed", "deepspeed", "accelerate")
 
 
-def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: list[Event]) -> tuple[int, int] | None:
+def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: list[Event]) -> int | None:
     """A rankless failure that names its GPU, in a job of several processes (a world size, a launcher's records, a
     traceback through torch.distributed/DeepSpeed/Accelerate, or other such lines naming other GPUs): the GPU's index
     is the local rank (torchrun, DeepSpeed and Accelerate give each process the GPU of its LOCAL_RANK). With each
     process shown one GPU alone (CUDA_VISIBLE_DEVICES per task) every rank says GPU 0, so that is not read as rank 0
-    unless another such line names another GPU."""
+    unless another such line names another GPU. Returns the GPU's index, the rank."""
     found = _GPU_INDEX.search(event.text)
     if found is None:
         return None
@@ -1948,7 +1946,7 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     )
     if not several or (gpu == 0 and not others - {gpu}) or (view.expected and gpu not in view.expected):
         return None  # a GPU index past the ranks the job is known to have is no rank of it
-    return gpu, gpu
+    return gpu
 
 
 def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:

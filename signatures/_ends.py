@@ -29,10 +29,10 @@ _THREAD = re.compile(
     r"^(?:Current thread|Thread|Stack)(?: 0x[0-9a-fA-F]+| \d+)?(?: \[[^\]\n]*\])? \(most recent call "
     r'first\):|^Thread (?:0x[0-9a-fA-F]+|\d+) \((?:active|idle)[^)]*\): "(?P<name>[^"]*)"'
 )
-# its frames: faulthandler's '  File "/x/train.py", line 153 in <module>' (a traceback has ", in"), py-spy's
-# "    backward (torch/_tensor.py:623)"
 # faulthandler.dump_traceback_later's header: the timer ran out before the program re-armed it (no progress)
 _TIMER = re.compile(r"^Timeout \((\d+):(\d\d):(\d\d)(?:\.\d+)?\)!\s*$")
+# its frames: faulthandler's '  File "/x/train.py", line 153 in <module>' (a traceback has ", in"), py-spy's
+# "    backward (torch/_tensor.py:623)"
 _FAULT_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S+)')
 _SPY_FRAME = re.compile(r"^\s+(?P<func>\S+) \((?P<file>[^()]+):(?P<line>\d+)\)")
 _LABEL = re.compile(r"^(?:\s{0,3}\d{1,6}: |\[[^\]\n]{1,40}\]:\s?|" + MPI_TAG + ")+")  # srun, torchrun, mpirun labels

@@ -47,10 +47,11 @@ def _the_limit(roots: list[Event], sigs: dict[str, Signature], scan: ScanResult)
     the finding it becomes; or likewise a stop from outside that gives no reason (a user's scancel, timeout(1)'s or
     kill's SIGTERM, a Ctrl-C: not a preemption or a node failure the scheduler names), which on-call sends a job that
     has hung as often as a limit ends one."""
-    limits = [e for e in roots if sigs[e.sig_id].cls == LIMIT_CLASS]
-    stops = [e for e in roots if STOP_TAG in sigs[e.sig_id].tags and not e.values.get("reason")]
-    ends, finding = (limits, STALLED) if limits else (stops, STOPPED)
-    if not ends:
+    for finding in (STALLED, STOPPED):  # a time limit first
+        ends = [e for e in roots if _ends_it(e, sigs[e.sig_id], finding)]
+        if ends:
+            break
+    else:
         return None
     # another signature on the very line of a stop (or of the limit) describes it
     at = {(e.source_index, e.line) for e in scan.events if _ends_it(e, sigs[e.sig_id], finding)}
