@@ -1925,6 +1925,7 @@ _GPU_INDEX = re.compile(
     r"\bGPU (\d{1,3})(?:;| has a total capac)"
 )  # CUDA OOM: "GPU 1 has a total capacity", "(GPU 1; "
 _SEVERAL_PROCESSES = ("torch/distributed", "deepspeed", "accelerate")
+GPUS_PER_NODE = 8  # the most a node of a training cluster commonly has: a larger job spans nodes
 
 
 def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: list[Event]) -> int | None:
@@ -1932,7 +1933,8 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     traceback through torch.distributed/DeepSpeed/Accelerate, or other such lines naming other GPUs): the GPU's index
     is the local rank (torchrun, DeepSpeed and Accelerate give each process the GPU of its LOCAL_RANK). With each
     process shown one GPU alone (CUDA_VISIBLE_DEVICES per task) every rank says GPU 0, so that is not read as rank 0
-    unless another such line names another GPU. Returns the GPU's index, the rank."""
+    unless another such line names another GPU, nor in a job of more ranks than a node has GPUs or whose lines come
+    from several hosts (the index is then a local rank on an unknown node). Returns the GPU's index, the rank."""
     found = _GPU_INDEX.search(event.text)
     if found is None:
         return None
@@ -1946,6 +1948,8 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     )
     if not several or (gpu == 0 and not others - {gpu}) or (view.expected and gpu not in view.expected):
         return None  # a GPU index past the ranks the job is known to have is no rank of it
+    if len(view.expected) > GPUS_PER_NODE or len({e.host for e in (event, *same_sig, *launcher) if e.host}) > 1:
+        return None  # several nodes: the index is a local rank, and which node's the line does not say
     return gpu
 
 

@@ -40,6 +40,9 @@ def test_a_rankless_oom_naming_its_gpu_in_a_job_of_several_processes_is_that_loc
     assert _top(_text("visible.log", several, matcher))[1:] == ("cuda_oom", None)
     # a GPU index past the ranks the job is known to have names no rank of it
     assert _top(_text("past.log", "world_size=2\n" + oom.format(5), matcher))[1:] == ("cuda_oom", None)
+    # more ranks than a node has GPUs: GPU 3 is local rank 3 of a node the line does not name
+    assert _top(_text("nodes.log", "world_size=16\n" + oom.format(3), matcher))[1:] == ("cuda_oom", None)
+    assert _top(_text("node.log", "world_size=8\n" + oom.format(3), matcher))[1:] == ("cuda_oom", 3)
     # a rank prefix beats the GPU index
     assert _top(_text("pref.log", "world_size=4\n[rank2]: " + oom.format(0), matcher))[1:] == ("cuda_oom", 2)
 
