@@ -64,6 +64,19 @@ def _unranked(text: str, f: Finding) -> str:
     return _RANK_FIELD.sub(lambda m: ("A " if m.group(1)[0].isupper() else "a ") + m.group(1).lower(), text)
 
 
+def _host(f: Finding) -> str | None:
+    """The host of the initiating rank: the first line's, unless that line is another rank's (a silent rank named
+    from the others' lines) on a job whose lines come from several hosts."""
+    e = f.event
+    if f.initiating_rank is None or f.initiating_rank == e.rank:
+        return e.host
+    own = {x.host for x in (*f.events, *f.related, *f.launcher) if x.rank == f.initiating_rank and x.host}
+    if len(own) == 1:
+        return own.pop()
+    hosts = {x.host for x in (*f.events, *f.related, *f.launcher) if x.host}
+    return e.host if len(hosts) <= 1 else None
+
+
 def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
     sig, e = f.sig, f.event
     cls = (taxonomy or {}).get(sig.cls)
@@ -90,7 +103,7 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         severity=sig.severity,
         role="collateral" if f.promoted else sig.role,
         initiating_rank=f.initiating_rank,
-        host=e.host,
+        host=_host(f),
         first_seen=FirstSeen(
             source=e.source,
             line=e.line,
@@ -644,9 +657,12 @@ def _diagnosis_lines(report: Report, d: Diagnosis, width: int) -> list[Line]:
     where = f"rank {rank}" if rank is not None else ("all ranks alike" if len(d.ranks) > 1 else "no single rank")
     host = f" on {d.host}" if d.host else ""
     when = f" at {fs.time}" if fs.time else ""
-    out += [
-        ("text", line) for line in wrap(f"Started: {where}{host}, {fs.source}:{fs.line}{when}", width, "  ", "    ")
-    ]
+    seen_on = d.evidence[0].rank if d.evidence else rank
+    if rank is not None and seen_on is not None and seen_on != rank:  # a rank named from the others' lines
+        started = f"Started: {where}{host}; first seen on rank {seen_on}, {fs.source}:{fs.line}{when}"
+    else:
+        started = f"Started: {where}{host}, {fs.source}:{fs.line}{when}"
+    out += [("text", line) for line in wrap(started, width, "  ", "    ")]
     a = d.attribution
     why = "; ".join(r.text for r in a.reasons[:2])
     out += [("dim", line) for line in wrap(f"Why: {why} [{a.rule}, {a.confidence} confidence]", width, "    ")]
