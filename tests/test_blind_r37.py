@@ -38,15 +38,17 @@ def test_a_monitored_barrier_names_the_rank_that_never_arrived(matcher):
     assert "Started: rank 3 on vm; first seen on rank 1, " in " ".join(text.split())
     # a silent rank's host: its own lines', else the first line's only when every line comes from one host
     from types import SimpleNamespace as NS
+    from typing import Any
 
     from signatures._report import _host
 
     first, other = NS(rank=1, host="node-a"), NS(rank=2, host="node-b")
-    finding = NS(event=first, initiating_rank=3, events=[first, other], related=[], launcher=[])
+    finding: Any = NS(event=first, initiating_rank=3, events=[first, other], related=[], launcher=[])
     assert _host(finding) is None
     finding.launcher = [NS(rank=3, host="node-b")]
     assert _host(finding) == "node-b"
-    assert _host(NS(event=first, initiating_rank=3, events=[first], related=[], launcher=[])) == "node-a"
+    alone: Any = NS(event=first, initiating_rank=3, events=[first], related=[], launcher=[])
+    assert _host(alone) == "node-a"
 
 
 def test_stacks_a_stall_watchdog_dumped_before_a_cancel_are_a_hang(matcher):
