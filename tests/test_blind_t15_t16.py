@@ -1,5 +1,5 @@
-"""What blind_t15 and blind_t16 (issue-thread excerpts scored blind on 7494f56) revealed, with what earlier sets had
-left open of the same kinds (GPU-indexed OOMs, NCCL failures seen only as WARN lines), each with a variant that must
+"""What blind_t15 and blind_t16 (issue-thread excerpts scored blind on 7494f56), and after them blind_t17 to blind_t19,
+revealed, with what earlier sets had left open of the same kinds (GPU-indexed OOMs, NCCL failures seen only as WARN lines), each with a variant that must
 not change."""
 
 from __future__ import annotations
@@ -124,6 +124,7 @@ def test_an_embedding_on_a_sharded_weight(matcher):
 
 
 T18 = HERE / "blind_t18" / "logs"
+T19 = HERE / "blind_t19" / "logs"
 
 
 def test_an_infiniband_verbs_call_that_failed_at_init(matcher):
@@ -145,3 +146,53 @@ def test_jax_registration_deadline_and_launch_banners(matcher):
     )
     # torch.distributed.launch's banner and "distributed init (rank N)" lines are a training log's start
     assert diagnose([str(T18 / "005_detr_eight_gpu_start.log")], matcher).outcome == "healthy"
+
+
+# blind_t19 (scored blind on 0078f6e): pastes that broke lines a launcher or the watchdog printed whole, an older
+# PyTorch's spelling, and a GPU index past the visible GPUs
+
+
+def test_a_watchdog_line_the_paste_wrapped_inside_worknccl_is_still_the_timeout(matcher):
+    report = diagnose([str(T19 / "013_olmo2_1b_midtrain_8gpu.log")], matcher)
+    d = report.diagnoses[0]
+    assert (d.signature, d.class_) == ("nccl.watchdog_collective_timeout", "nccl_timeout")
+    assert sorted(d.ranks) == [2, 3] and d.values.get("seq_num") == "149489"
+    # the whole line, unwrapped, reads the same; a line that goes on past WorkNCCL's ")" is not taken as cut
+    whole = (
+        "[rank2]:[E531 18:49:48.928853486 ProcessGroupNCCL.cpp:629] [Rank 2] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=149489, OpType=_ALLGATHER_BASE, NumelIn=185614592, NumelOut=1484916736, "
+        "Timeout(ms)=1800000) ran for 1800002 milliseconds before timing out.\n"
+    )
+    assert _top(_text("paste.log", whole, matcher))[:2] == ("nccl.watchdog_collective_timeout", "nccl_timeout")
+    assert _text("paste.log", "see WorkNCCL(SeqNum=1, OpType=ALLREDUCE) in the docs\n", matcher).outcome != "failure"
+
+
+def test_a_childfailederror_table_pasted_flat_names_the_killed_rank(matcher):
+    assert _top(diagnose([str(T19 / "002_ho3d_launch_epoch5.log")], matcher)) == (
+        "launcher.exit_sigkill",
+        "host_oom_killed",
+        2,
+    )
+    # the same flattened row for an abort and for a plain exit code
+    abort = "rank1 (local rank: 1)exitcode: -6 (pid: 4242)error file: <N/A>\n"
+    assert _top(_text("paste.log", abort, matcher))[::2] == ("launcher.exit_sigabrt", 1)
+    exited = "rank 3 (local_rank: 3) exitcode : 1 (pid: 4242) error_file: <N/A>\n"
+    assert _top(_text("paste.log", exited, matcher))[::2] == ("launcher.exit_error", 3)
+
+
+def test_the_older_spelling_of_the_unique_id_exchange_is_the_same_failure(matcher):
+    assert _top(diagnose([str(T19 / "007_asr_librispeech_two_instances.log")], matcher))[:2] == (
+        "c10d.nccl_unique_id_exchange_failed",
+        "rendezvous_failure",
+    )
+
+
+def test_invalid_device_ordinal_is_a_gpu_the_process_cannot_see(matcher):
+    assert _top(diagnose([str(T19 / "014_reranker_finetune_single_node.log")], matcher)) == (
+        "cuda.invalid_device_ordinal",
+        "cuda_driver_mismatch",
+        5,
+    )
+    # an illegal memory access is still its own failure
+    other = "[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert _top(_text("paste.log", other, matcher))[0] == "cuda.illegal_memory_access"
