@@ -90,6 +90,7 @@ SETS = {
     / "tests"
     / "corpus"
     / "blind_r38",  # messy: long logs, restarts, wrong root causes, frozen 6b0a024
+    "runs_r39": ROOT / "tests" / "corpus" / "blind_r39",  # error files, DDP, loaders, frozen 0078f6e
 }
 
 

@@ -418,8 +418,14 @@ class Survival:
         return any(attempt > int(mine.group(1)) for attempt in self.finished_in.get(mine.group(2), ()))
 
 
+# a line its program logged as a warning (level first, after a timestamp or a rank's label): what it reports, the
+# program chose to go on from ("WARNING: data loader failed: DataLoader worker (pid(s) 10870) exited unexpectedly;
+# restarting the data loader")
+_WARNED = re.compile(r"^(?:\S+ ){0,3}?\[?(?:WARNING|WARN)\]?[: ]")
+
+
 def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
-    """A Python exception its rank trained past (progress after it on that rank, or on every rank of its source for
+    """A Python exception (or a line logged as a warning) its rank trained past (progress after it on that rank, or on every rank of its source for
     a line naming none) and after which the source said training finished: caught and logged, whatever it was (an
     optional file missing, a retried connection). Not a checkpoint's or the storage's failure (the run finished
     without what was being saved, which is still the on-call's problem), nor the numbers' (a NaN or a divergence
@@ -427,7 +433,7 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
     if (
         sig.role != "root"
         or e.kind != "line"
-        or not EXCEPTION_LINE.search(e.text)
+        or not (EXCEPTION_LINE.search(e.text) or _WARNED.match(e.text))
         or sig.cls in NUMERICS
         or sig.cls.startswith("checkpoint_")
         or sig.cls == "storage_io_error"
@@ -576,8 +582,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w)) and not _after_its_knock_on(w, view)]
     promoted = False
     timed = [w for w in fatal if w.time is not None]
-    first_fatal = min(timed, key=lambda w: w.time or 0.0) if timed and len(timed) == len(fatal) else None
-    if roots and first_fatal is not None and all(_plainly_after(r, first_fatal) for r in roots):
+    # an untimed record of a rank a timed one already names (the failure table below "failed (exitcode: -9)") adds
+    # nothing to the order
+    known = {(w.rank, exit_code(w)) for w in timed}
+    untimed = [w for w in fatal if w.time is None and (w.rank, exit_code(w)) not in known]
+    first_fatal = min(timed, key=lambda w: w.time or 0.0) if timed and not untimed else None
+    if roots and first_fatal is not None and all(_followed(r, first_fatal, sigs) for r in roots):
         # every failure of its own came after a rank was killed by a signal (an elastic restart that then failed
         # to connect, a rank that raised on the lost peer): the kill started it
         launcher = [w for w in launcher if w is not first_fatal] + roots
@@ -1733,6 +1743,21 @@ def _plainly_before(a: Event, b: Event) -> bool:
 def _plainly_after(e: Event, w: Event) -> bool:
     """e came after the launcher's record w by their own timestamps (an untimed line is not shown to)."""
     return e.at is not None and w.time is not None and e.at > w.time + 1.0
+
+
+def _followed(e: Event, w: Event, sigs: dict[str, Signature]) -> bool:
+    """Root failure e came after the launcher's record w of a fatal signal: plainly (see _plainly_after), or, for a
+    store or rendezvous failure, at all, in the same file: the agent whose worker was killed tears down and takes
+    the store it hosted with it, and the other agents and their workers lose it within the second."""
+    if _plainly_after(e, w):
+        return True
+    return (
+        sigs[e.sig_id].cls == "rendezvous_failure"
+        and e.source_index == w.source_index
+        and e.at is not None
+        and w.time is not None
+        and e.at > w.time
+    )
 
 
 def _share_frames(events: list[Event]) -> None:

@@ -96,6 +96,7 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
             seen_ranks.add(other.rank)
     evidence += [_evidence(r, "related") for r in f.related[:EVIDENCE_RELATED]]
     evidence += [_evidence(w, "launcher") for w in f.launcher[:EVIDENCE_LAUNCHER]]
+    rule = f.attribution.rule if f.attribution is not None else None
     return Diagnosis(
         signature=sig.id,
         class_=sig.cls,
@@ -126,9 +127,20 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         references=sig.references,
         related=sig.related,
         attribution=Attribution.model_validate(f.attribution, from_attributes=True),
-        action=cls.action if cls else "fix_and_restart",
-        action_reason=cls.action_reason if cls else "",
+        action=_ACTION_BY_RULE[rule][0] if rule in _ACTION_BY_RULE else cls.action if cls else "fix_and_restart",
+        action_reason=_ACTION_BY_RULE[rule][1] if rule in _ACTION_BY_RULE else cls.action_reason if cls else "",
     )
+
+
+# attribution rules whose story decides the action whatever the class of the line that showed it: a rank that left
+# the job on its own (early stopping on its data, a shorter epoch) will leave again on a requeue
+_ACTION_BY_RULE = {
+    "finished_early": (
+        "fix_and_restart",
+        "a rank that stopped training on its own will stop again: make every rank run the same steps (equal "
+        "shards with drop_last, one stopping decision shared by all ranks, or DDP's join for uneven inputs)",
+    ),
+}
 
 
 # Words in an unexplained error that point at a family, and the class it most likely is (a hint, low confidence)

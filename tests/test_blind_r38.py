@@ -1,11 +1,12 @@
-"""What runs_r38 (32 messy real runs scored blind on 6b0a024) revealed, each with a variant that must not change."""
+"""What runs_r38 (32 messy real runs scored blind on 6b0a024) and runs_r39 (32 runs around error files, DDP, loaders and
+checkpoints, scored blind on 0078f6e) revealed, each with a variant that must not change."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from signatures import diagnose
+from signatures import diagnose, diagnose_sources, source_from_bytes
 
 R38 = Path(__file__).resolve().parent / "corpus" / "blind_r38" / "runs"
 
@@ -13,6 +14,10 @@ R38 = Path(__file__).resolve().parent / "corpus" / "blind_r38" / "runs"
 def _top(report):
     d = report.diagnoses[0] if report.diagnoses else None
     return (d.signature, d.class_, d.initiating_rank) if d else (report.outcome, None, None)
+
+
+def diagnose_text(text: str, matcher):
+    return diagnose_sources([source_from_bytes("paste.log", text.encode())], matcher)
 
 
 def _run(where: Path) -> list[str]:
@@ -50,3 +55,52 @@ def test_a_failure_in_a_torchrun_attempt_comes_before_the_next_attempts(matcher)
     d = diagnose(_run(R38 / "032"), matcher).diagnoses[0]
     assert (d.class_, d.initiating_rank) == ("tokenizer_or_data_error", 2)
     assert "attempt_0/2/" in d.first_seen.source
+
+
+# runs_r39 (32 real runs scored blind on 0078f6e)
+R39 = Path(__file__).resolve().parent / "corpus" / "blind_r39" / "runs"
+
+
+def test_a_worker_killed_on_the_second_agent_is_the_cause_of_the_first_agents_lost_store(matcher, tmp_path):
+    # srun --label runs two torchrun agents of 4; the second agent's local rank 3 (global 7) is SIGKILLed by a memory
+    # cgroup; the first agent's rendezvous heartbeat fails 0.3 s later (the store went with the second agent)
+    log = R39 / "005" / "slurm-11.out"
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == ("launcher.exit_sigkill", "host_oom_killed", 7)
+    # the failure table read behind srun's label: "1:   rank : 7 (local_rank: 3)" then "1:   exitcode : -9"
+    text = log.read_text()
+    table = text[text.index("1:   rank      : 7") :]
+    table = table[: table.index("traceback")]
+    assert _top(diagnose_text(table, matcher)) == ("launcher.exit_sigkill", "host_oom_killed", 7)
+    # a store failure stamped before the kill is not its knock-on
+    before = tmp_path / "before.out"
+    before.write_text(text.replace("W1207 00:11:29.985000 9468", "W1207 00:11:28.985000 9468"))
+    assert _top(diagnose([str(before)], matcher))[0] != "launcher.exit_sigkill"
+
+
+def test_an_explicit_eio_beats_the_short_write_torch_save_reports_after_it(matcher):
+    # rank 3's OSError: [Errno 5] Input/output error, then torch.save's "unexpected pos" in the chained exception
+    assert _top(diagnose([str(R39 / "016" / "console.log"), str(R39 / "016" / "logs")], matcher)) == (
+        "storage.eio",
+        "storage_io_error",
+        3,
+    )
+    # the short write alone is still the disk that filled up
+    short = "[rank0]: RuntimeError: [enforce fail at inline_container.cc:672] . unexpected pos 5568 vs 5520\n"
+    assert _top(diagnose_text(short, matcher))[:2] == ("checkpoint.zip_writer_short_write", "checkpoint_disk_full")
+
+
+def test_a_warning_the_trainer_logged_and_trained_past_to_the_end_is_not_a_failure(matcher, tmp_path):
+    # a DataLoader worker killed, caught by the trainer ("WARNING: data loader failed: ... restarting"), every rank
+    # then finishes
+    assert diagnose([str(R39 / "017" / "console.log")], matcher).outcome == "healthy"
+    # the same warning when training does not go on to finish: the worker's death stands
+    cut = tmp_path / "cut.log"
+    cut.write_text("".join(ln for ln in (R39 / "017" / "console.log").open() if "training finished" not in ln))
+    assert _top(diagnose([str(cut)], matcher))[1] == "dataloader_worker_killed"
+
+
+def test_a_rank_that_left_early_is_not_requeued_as_if_transient(matcher):
+    d = diagnose([str(R39 / "010" / "console.log")], matcher).diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule) == (1, "finished_early")
+    assert d.action == "fix_and_restart" and "stop again" in d.action_reason
