@@ -418,23 +418,25 @@ class Survival:
         return any(attempt > int(mine.group(1)) for attempt in self.finished_in.get(mine.group(2), ()))
 
 
-# a line its program logged as a warning (level first, after a timestamp or a rank's label): what it reports, the
-# program chose to go on from ("WARNING: data loader failed: DataLoader worker (pid(s) 10870) exited unexpectedly;
-# restarting the data loader")
-_WARNED = re.compile(r"^(?:\S+ ){0,3}?\[?(?:WARNING|WARN)\]?[: ]")
+# a line its program logged as a warning: what it reports, the program chose to go on from ("WARNING: data loader
+# failed: DataLoader worker (pid(s) 10870) exited unexpectedly; restarting the data loader"). Python logging's level
+# word, first after a timestamp or a label; not NCCL's "NCCL WARN" (NCCL reports its errors at WARN)
+_WARNED = re.compile(r"^(?:\S+ ){0,3}?\[?WARNING\]?[: ]")
+HARDWARE = {"gpu_xid_hardware", "gpu_ecc_error", "nvlink_ib_error"}  # a node to drain, whatever the run did next
 
 
 def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
-    """A Python exception (or a line logged as a warning) its rank trained past (progress after it on that rank, or on every rank of its source for
-    a line naming none) and after which the source said training finished: caught and logged, whatever it was (an
+    """A Python exception (or a line logged as a warning) its rank trained past (progress after it on that rank, or
+    on every rank of its source for a line naming none) and after which the source said training finished: caught and logged, whatever it was (an
     optional file missing, a retried connection). Not a checkpoint's or the storage's failure (the run finished
     without what was being saved, which is still the on-call's problem), nor the numbers' (a NaN or a divergence
-    is about the training itself, however it ended)."""
+    is about the training itself, however it ended), nor the hardware's (the node still needs draining)."""
     if (
         sig.role != "root"
         or e.kind != "line"
         or not (EXCEPTION_LINE.search(e.text) or _WARNED.match(e.text))
         or sig.cls in NUMERICS
+        or sig.cls in HARDWARE
         or sig.cls.startswith("checkpoint_")
         or sig.cls == "storage_io_error"
     ):
@@ -1973,7 +1975,8 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     )
     if not several or (gpu == 0 and not others - {gpu}) or (view.expected and gpu not in view.expected):
         return None  # a GPU index past the ranks the job is known to have is no rank of it
-    if len(view.expected) > GPUS_PER_NODE or len({e.host for e in (event, *same_sig, *launcher) if e.host}) > 1:
+    hosts = view.hosts | {e.host for e in (event, *same_sig, *launcher) if e.host}
+    if len(view.expected) > GPUS_PER_NODE or len(hosts) > 1:
         return None  # several nodes: the index is a local rank, and which node's the line does not say
     return gpu
 

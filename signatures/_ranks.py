@@ -298,6 +298,7 @@ class JobView:
     implied: set[int]  # ranks expected by the world size or by numbering, never seen
     # (rank, collective sequence number) -> the process group ProcessGroupNCCL's lines name for that timeout
     groups: dict[tuple[int, str], str] = field(default_factory=dict)
+    hosts: set[str] = field(default_factory=set)  # every host a line of the job named
 
     @property
     def expected(self) -> set[int]:
@@ -385,7 +386,7 @@ def build_view(scan: ScanResult, sigs: dict[str, Signature]) -> JobView:
         found = _PG_AT_SEQ.search(text)
         if found and rank is not None:
             groups.setdefault((rank, found.group("seq")), found.group("pg"))
-    return JobView(states, world, implied, groups)
+    return JobView(states, world, implied, groups, set(scan.hosts))
 
 
 # ProcessGroupNCCL's lines after a watchdog timeout name its group and the work: "[PG ID 0 PG GUID 0(default_pg)

@@ -66,15 +66,13 @@ def _unranked(text: str, f: Finding) -> str:
 
 def _host(f: Finding) -> str | None:
     """The host of the initiating rank: the first line's, unless that line is another rank's (a silent rank named
-    from the others' lines) on a job whose lines come from several hosts."""
+    from the others' lines); then its own lines' host, or none (a scheduler's task number is not a rank, nor is
+    another rank's host this one's)."""
     e = f.event
     if f.initiating_rank is None or f.initiating_rank == e.rank:
         return e.host
-    own = {x.host for x in (*f.events, *f.related, *f.launcher) if x.rank == f.initiating_rank and x.host}
-    if len(own) == 1:
-        return own.pop()
-    hosts = {x.host for x in (*f.events, *f.related, *f.launcher) if x.host}
-    return e.host if len(hosts) <= 1 else None
+    own = {x.host for x in (*f.events, *f.related) if x.rank == f.initiating_rank and x.host}
+    return own.pop() if len(own) == 1 else None
 
 
 def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
@@ -671,7 +669,8 @@ def _diagnosis_lines(report: Report, d: Diagnosis, width: int) -> list[Line]:
     when = f" at {fs.time}" if fs.time else ""
     seen_on = d.evidence[0].rank if d.evidence else rank
     if rank is not None and seen_on is not None and seen_on != rank:  # a rank named from the others' lines
-        started = f"Started: {where}{host}; first seen on rank {seen_on}, {fs.source}:{fs.line}{when}"
+        seen_host = f" on {d.evidence[0].host}" if d.evidence[0].host and d.evidence[0].host != d.host else ""
+        started = f"Started: {where}{host}; first seen on rank {seen_on}{seen_host}, {fs.source}:{fs.line}{when}"
     else:
         started = f"Started: {where}{host}, {fs.source}:{fs.line}{when}"
     out += [("text", line) for line in wrap(started, width, "  ", "    ")]

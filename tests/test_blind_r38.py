@@ -98,6 +98,20 @@ def test_a_warning_the_trainer_logged_and_trained_past_to_the_end_is_not_a_failu
     cut = tmp_path / "cut.log"
     cut.write_text("".join(ln for ln in (R39 / "017" / "console.log").open() if "training finished" not in ln))
     assert _top(diagnose([str(cut)], matcher))[1] == "dataloader_worker_killed"
+    # NCCL reports its errors at WARN: a GPU's uncorrectable ECC error stands though the ranks trained on to the end
+    ecc = (
+        "[rank0]: step 1 loss 2.31\n[rank1]: step 1 loss 2.30\n"
+        "gpu-node-3:41235:41302 [1] NCCL WARN Cuda failure 'uncorrectable ECC error encountered'\n"
+        "[rank0]: step 2 loss 2.20\n[rank1]: step 2 loss 2.21\n"
+        "[rank0]: training finished\n[rank1]: training finished\n"
+    )
+    assert _top(diagnose_text(ecc, matcher))[1] == "gpu_ecc_error"
+    # and a warning that is a hardware failure, logged by Python at WARNING, is not trained past either
+    xid = ecc.replace(
+        "gpu-node-3:41235:41302 [1] NCCL WARN Cuda failure 'uncorrectable ECC error encountered'",
+        "[rank1]: WARNING: RuntimeError: CUDA error: uncorrectable ECC error encountered",
+    )
+    assert _top(diagnose_text(xid, matcher))[1] == "gpu_ecc_error"
 
 
 def test_a_rank_that_left_early_is_not_requeued_as_if_transient(matcher):

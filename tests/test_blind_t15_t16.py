@@ -43,6 +43,12 @@ def test_a_rankless_oom_naming_its_gpu_in_a_job_of_several_processes_is_that_loc
     # more ranks than a node has GPUs: GPU 3 is local rank 3 of a node the line does not name
     assert _top(_text("nodes.log", "world_size=16\n" + oom.format(3), matcher))[1:] == ("cuda_oom", None)
     assert _top(_text("node.log", "world_size=8\n" + oom.format(3), matcher))[1:] == ("cuda_oom", 3)
+    # lines from two hosts anywhere in the job (NCCL's init lines): GPU 3 is a local rank on one of them
+    nodes = (
+        "gpu-a:1001:1101 [0] NCCL INFO comm 0x55 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId 1000 - Init COMPLETE\n"
+        "gpu-b:2004:2104 [3] NCCL INFO comm 0x56 rank 7 nranks 8 cudaDev 3 nvmlDev 3 busId 4000 - Init COMPLETE\n"
+    )
+    assert _top(_text("hosts.log", nodes + oom.format(3), matcher))[1:] == ("cuda_oom", None)
     # a rank prefix beats the GPU index
     assert _top(_text("pref.log", "world_size=4\n[rank2]: " + oom.format(0), matcher))[1:] == ("cuda_oom", 2)
 

@@ -63,6 +63,19 @@ def same(a, b) -> None:
     assert (a.ranks, a.hosts, a.lines, a.completed) == (b.ranks, b.hosts, b.lines, b.completed)
 
 
+def _count_candidates(monkeypatch) -> list[int]:
+    """A list that gets an item for every line the scan reads line by line (_Scan._candidate)."""
+    calls: list[int] = []
+    candidate = _engine._Scan._candidate
+
+    def counted_candidate(self, *a):
+        calls.append(1)
+        return candidate(self, *a)
+
+    monkeypatch.setattr(_engine._Scan, "_candidate", counted_candidate)
+    return calls
+
+
 def test_context_lines_are_decoded_about_once(matcher, monkeypatch):
     """Every candidate's context (time above, frames, lines before, continuation) comes from lines decoded
     once each, not from re-reading up to 80 lines above every candidate."""
@@ -83,14 +96,7 @@ def test_context_lines_are_decoded_about_once(matcher, monkeypatch):
 
 def test_lines_past_the_caps_are_counted_in_bulk(matcher, monkeypatch):
     """Once every signature a flood fires has its events for every rank, its lines cost no Python each."""
-    calls = []
-    candidate = _engine._Scan._candidate
-
-    def counted_candidate(self, *a):
-        calls.append(1)
-        return candidate(self, *a)
-
-    monkeypatch.setattr(_engine._Scan, "_candidate", counted_candidate)
+    calls = _count_candidates(monkeypatch)
     scan(matcher, flood(20_000))
     small = len(calls)
     calls.clear()
@@ -204,14 +210,7 @@ def test_every_rank_keeps_its_first_event_of_a_flood(matcher):
 def test_a_many_rank_flood_sends_only_lines_that_add_events_line_by_line(matcher, monkeypatch):
     """While ranks still lack their first events, the lines that may add one go line by line, the rest of the
     window is counted in bulk (it used to go line by line whole: 14,000 of 29,000 lines)."""
-    calls = []
-    candidate = _engine._Scan._candidate
-
-    def counted_candidate(self, *a):
-        calls.append(1)
-        return candidate(self, *a)
-
-    monkeypatch.setattr(_engine._Scan, "_candidate", counted_candidate)
+    calls = _count_candidates(monkeypatch)
     result = scan(matcher, flood(30_000, ranks=256))
     assert len(calls) < 2 * len(result.events) + 2000
 
@@ -297,3 +296,16 @@ def test_required_literals_hold_for_every_match_case_of_the_library(library):
                     assert found is None or any(lit in text for lit in found), (sig.id, pattern.regex, found)
                     checked += found is not None
     assert checked > 200
+
+
+def test_progress_lines_naming_their_local_rank_are_not_read_line_by_line(matcher, monkeypatch):
+    """A pattern that names a rank sends the lines holding its literal down the line path: a literal that healthy
+    progress lines print ("(local_rank: 0)") would send a whole run's log there (the flattened failure-table rows
+    are found by the words that join their fields instead)."""
+    calls = _count_candidates(monkeypatch)
+    data = "".join(
+        f"2026-12-06 10:00:{i % 60:02d},000 INFO global rank {i % 8} (local_rank: {i % 8}) step {i} loss 0.{i % 97:02d}\n"
+        for i in range(20_000)
+    ).encode()
+    scan(matcher, data)
+    assert len(calls) < 200
