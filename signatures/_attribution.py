@@ -23,7 +23,8 @@ Which failure (in order):
    does not (DeepSpeed's launcher prints the last command it started, not the failed one's).
 
 Which rank (the first rule that applies; `rule` and `confidence` in the report say which):
-- `explicit_root`: the initiating event names its rank (high); or a gathered exception every rank printed
+- `explicit_root`: the initiating event names its rank (high; a kernel OOM kill names a pid, and the launcher's
+  record of the worker with that pid names the rank, _ranks.killed_pids); or a gathered exception every rank printed
   (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
 - `collective_odd_one_out`: a mismatch report names the rank that differs (high; low when a single report
   names the first rank its reporter checks, which reads the same whichever of the two differs); or every rank
@@ -36,8 +37,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   different collectives, and the timeouts are its knock-on (_as_divergence).
 - `odd_value_out`: a mismatch report names no rank, but the ranks' last lines do: one rank printed a different
   number where every other rank printed the same one in the same line (_oddity.odd_value) (medium); for a lost
-  peer with nothing else to tell which, that rank, or the rank whose stack in the dumps at the end differs
-  (`odd_stack_out`) (low).
+  peer, or a timeout every rank reported alike, with nothing else to tell which, that rank ("running eval: 5
+  batches" where the others ran 4), or the rank whose stack in the dumps at the end differs (`odd_stack_out`) (low).
 - `skipped_collective`: a mismatch report names no rank, and one rank's last line says it skipped a collective or
   a sync ("skipping metric sync") the others then ran (_oddity.odd_skip) (medium).
 - `mismatch_reporter`: one rank alone reported a mismatch that names no other rank, and failed on it (low).
@@ -118,7 +119,8 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   others' (medium).
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
-  others waited for it (medium).
+  others waited for it (medium); or one rank alone could not reach the store while the others reached it and
+  gave up waiting for it (a wrong MASTER_ADDR on that rank) (medium, _alone_unreachable).
 - `pending_on_one_rank`: a save that one rank writes for the job (a plain torch.save on rank 0: signatures
   tagged `one-writer`; not a DCP, Megatron or DeepSpeed save, where every rank writes) was started by one
   rank only and never completed, in a job of several ranks: that rank (medium). A save that is a rank's last
@@ -163,6 +165,7 @@ from ._ranks import (
     exit_code,
     failed_on_its_own,
     global_ranks,
+    killed_pids,
     mark_forced_kills,
     spawned_ranks,
     table_ranks,
@@ -386,6 +389,10 @@ class Survival:
         if self._finished_in_a_later_attempt(source, rank) or self._sibling_finished(source, rank):
             return True
         after = self.after.get(self.index.get(source, -1), {})
+        if rank is not None and rank not in after and set(after) == {None}:
+            # a console whose lines name no rank (print, tqdm): its progress is every rank's, and a rank a launcher
+            # saw end there went on only if training then went on to finish (torchrun restarting the group)
+            return after[None] > line and self.finished_later(source, line)
         ranks = [rank] if rank is not None else list(after)
         return bool(ranks) and all(after.get(r, 0) > line for r in ranks)
 
@@ -500,7 +507,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
-    events = task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources)
+    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
     scan = dataclasses.replace(scan, events=events)
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
@@ -1256,6 +1263,9 @@ def _attribute_rank(
                     event.line,
                 ),
             )
+    alone = _alone_unreachable(view, sig, event, same_sig)
+    if alone is not None:
+        return because(event.rank, "absent_rank", "medium", alone, first)
     if sig.scope == "job" and sig.cls != "collective_mismatch":
         return because(
             None,
@@ -1400,6 +1410,10 @@ def _attribute_rank(
         stack = oddities.stack
         if stack is not None:
             return because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line))
+        value = oddities.value  # one rank's last numbers differ from the rest's: the one that went its own way
+        if value is not None and event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
+            alike = Reason(f"all {len(ranks)} ranks timed out alike", event.source, event.line)
+            return because(value.rank, "odd_value_out", "low", Reason(value.text, value.source, value.line), alike)
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
             return because(
                 None,
@@ -1979,6 +1993,27 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     if len(view.expected) > GPUS_PER_NODE or len(hosts) > 1:
         return None  # several nodes: the index is a local rank, and which node's the line does not say
     return gpu
+
+
+STORE_CONNECT = "c10d.store_connect_failed"
+
+
+def _alone_unreachable(view: JobView, sig: Signature, event: Event, same_sig: list[Event]) -> Reason | None:
+    """One rank alone could not reach the store, while other ranks reached it and then gave up waiting for the
+    missing one (a wait timeout, "3/4 clients joined"): not the job's failure but that rank's (a wrong MASTER_ADDR in
+    its environment, its node's network). A store every rank failed to reach is the job's (see job_wide)."""
+    if sig.id != STORE_CONNECT or event.rank is None or {e.rank for e in same_sig} != {event.rank}:
+        return None
+    waited = sorted(r for r, st in view.ranks.items() if r != event.rank and (st.roots or st.collateral or st.timeouts))
+    if not waited:
+        return None
+    where = event.values.get("store_host") or event.values.get("store_addr")
+    return Reason(
+        f"rank {event.rank} alone could not reach the store{f' at {where}' if where else ''}; "
+        f"{'rank' if len(waited) == 1 else 'ranks'} {rank_list(waited)} reached it and gave up waiting for it to join",
+        event.source,
+        event.line,
+    )
 
 
 def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:

@@ -31,10 +31,12 @@ _SHAPES: dict[bytes, tuple] = {}  # see prefix_of
 _TRACEBACK = "Traceback (most recent call last)"
 # a Python logging record at WARNING ("2026-12-03 13:13:53,997 rank=2 WARNING upload: skipped"), which is how
 # logger.warning(..., exc_info=True) introduces a traceback it caught (C++ "W1203 ..." lines are not it), or
-# any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s")
+# any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s"), or Python's own "Exception
+# ignored in atexit callback: <function ...>" (sys.unraisablehook prints it; the exit status is unchanged)
 _LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
 _HANDLED_RECORD = re.compile(
     r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"
+    r"|^.{0,40}?\bException ignored in\b"  # Python's unraisable hook: a __del__'s or an atexit callback's, ignored
     r"|\b(?:[Ss]kipping|[Ii]gnoring|[Cc]ontinuing|[Ff]alling back|[Dd]isabling)\b"  # logged, and the work goes on (without it)
 )
 

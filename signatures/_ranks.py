@@ -98,6 +98,26 @@ def _srun_torn_down(launcher: list[Event]) -> list[Event]:
     return out
 
 
+def killed_pids(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
+    """The kernel's OOM kill names a pid ("Memory cgroup out of memory: Killed process 29998 (python3)"); a launcher's
+    record of a worker that ended names its rank with the same pid ("failed (exitcode: -9) local_rank: 0 (pid:
+    29998)"): the kill is that rank's, and happened before the launcher saw it (dmesg's seconds since boot are no
+    wall-clock time)."""
+    ended: dict[str, Event] = {}
+    for e in events:
+        if e.rank is not None and e.values.get("pid") and "launcher-exit" in sigs[e.sig_id].tags:
+            ended.setdefault(e.values["pid"], e)
+    if not ended:
+        return events
+    out = []
+    for e in events:
+        w = ended.get(e.values.get("pid", "")) if e.rank is None and sigs[e.sig_id].cls == "host_oom_killed" else None
+        if w is not None:
+            e = dataclasses.replace(e, rank=w.rank, eff_time=e.eff_time if e.time is not None else w.at)
+        out.append(e)
+    return out
+
+
 def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]] = ()) -> list[Event]:
     """torchrun's agent names a failed worker by its local rank ("failed (exitcode: 1) local_rank: 0 (pid: P)"),
     its failure table by its global rank ("rank : 1 (local_rank: 0)") with the same pid; on several nodes they

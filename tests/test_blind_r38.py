@@ -118,3 +118,62 @@ def test_a_rank_that_left_early_is_not_requeued_as_if_transient(matcher):
     d = diagnose([str(R39 / "010" / "console.log")], matcher).diagnoses[0]
     assert (d.initiating_rank, d.attribution.rule) == (1, "finished_early")
     assert d.action == "fix_and_restart" and "stop again" in d.action_reason
+
+
+# runs_r40 (35 real runs scored blind on 53ebe44)
+R40 = Path(__file__).resolve().parent / "corpus" / "blind_r40" / "runs"
+
+
+def test_an_exception_python_ignored_at_exit_is_not_a_failure(matcher):
+    # "Exception ignored in atexit callback: <function ...>" then its traceback, after every rank exited cleanly
+    assert diagnose([str(R40 / "030" / "console.log")], matcher).outcome == "healthy"
+    raised = (
+        "1: Traceback (most recent call last):\n"
+        '1:   File "/w/train.py", line 326, in close_tracker\n'
+        "1: ConnectionResetError: tracker session already closed by server\n"
+    )
+    assert diagnose_text(raised, matcher).outcome != "healthy"  # the same traceback, not ignored, is a failure
+
+
+def test_a_restart_that_then_finished_in_a_console_without_rank_prefixes_is_healthy(matcher, tmp_path):
+    # torchrun --max-restarts 1: "failed (exitcode: -9) local_rank: 2", then attempt 1 trains and every rank finishes
+    assert diagnose([str(R40 / "021" / "console.log")], matcher).outcome == "healthy"
+    # the same console cut before the second attempt finished: the kill stands
+    cut = tmp_path / "cut.log"
+    cut.write_text("".join(ln for ln in (R40 / "021" / "console.log").open() if "done" not in ln and "clean" not in ln))
+    assert _top(diagnose([str(cut)], matcher))[::2] == ("launcher.exit_sigkill", 2)
+
+
+def test_the_kernels_oom_kill_is_the_rank_whose_pid_the_launcher_saw_killed(matcher, tmp_path):
+    # attempt 0's rank 0 killed by the memory cgroup (kern.log names pid 29998, torchrun's record the same pid); the
+    # later attempts failed loading the checkpoint it tore
+    run = R40 / "020"
+    assert _top(diagnose([str(run / "console.log"), str(run / "kern.log")], matcher)) == (
+        "kernel.oom_killer",
+        "host_oom_killed",
+        0,
+    )
+    # another pid: the kill is no rank's
+    other = tmp_path / "kern.log"
+    other.write_text((run / "kern.log").read_text().replace("29998", "41234"))
+    d = diagnose([str(run / "console.log"), str(other)], matcher).diagnoses[0]
+    assert not (d.signature == "kernel.oom_killer" and d.initiating_rank == 0)
+
+
+def test_one_rank_alone_that_could_not_reach_the_store_is_that_ranks(matcher):
+    # srun -n 4: task 2 alone has a wrong master address; ranks 0, 1 and 3 reached the store and waited for it
+    d = diagnose([str(R40 / "005" / "console.log")], matcher).diagnoses[0]
+    assert (d.signature, d.initiating_rank, d.attribution.rule) == ("c10d.store_connect_failed", 2, "absent_rank")
+    # every rank unable to reach it: the job's failure
+    log = "".join(
+        f"{r}: [c10d] The client socket has timed out after 30000ms while trying to connect to (10.0.0.9, 29500).\n"
+        for r in range(4)
+    )
+    assert _top(diagnose_text(log, matcher))[::2] == ("c10d.store_connect_failed", None)
+
+
+def test_timeouts_every_rank_reported_alike_name_the_rank_whose_last_numbers_differ(matcher):
+    d = diagnose([str(R40 / "017" / "console.log")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("nccl_timeout", 1)
+    assert (d.attribution.rule, d.attribution.confidence) == ("odd_value_out", "low")
+    assert '"eval: 5"' in d.attribution.reasons[0].text
