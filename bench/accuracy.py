@@ -92,6 +92,7 @@ SETS = {
     / "blind_r38",  # messy: long logs, restarts, wrong root causes, frozen 6b0a024
     "runs_r39": ROOT / "tests" / "corpus" / "blind_r39",  # error files, DDP, loaders, frozen 0078f6e
     "runs_r40": ROOT / "tests" / "corpus" / "blind_r40",  # a job's edges, restarts, frozen 53ebe44
+    "runs_r41": ROOT / "tests" / "corpus" / "blind_r41",  # pipelines, subgroups, FSDP, elastic, frozen 0712a33
 }
 
 
