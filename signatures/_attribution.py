@@ -89,8 +89,10 @@ Which rank (the first rule that applies; `rule` and `confidence` in the report s
   or a launcher's record of a process killed by a signal that names no rank (DeepSpeed's), above every knock-on
   failure: it is the root, with no rank.
 - `finished_early`: ranks lost a peer, and exactly one other rank said it stopped training on its own
-  (early stopping, "training finished": a completion line) before: it left (medium); or every rank timed out
-  and exactly one had said it finished before its own timeout: it ran out of data first (medium).
+  (early stopping, "training finished": a completion line) before: it left (medium); or torchrun's failure table
+  lists every rank of the known world size but one, which reported nothing: it had exited 0 (_left_unlisted)
+  (medium); or every rank timed out and exactly one had said it finished before its own timeout: it ran out of
+  data first (medium).
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
   the collective timeout except one (high with a world size, medium otherwise). A monitored barrier's report that names one rank
   as never arriving ("Ranks 3 failed to pass monitoredBarrier") names it outright (high). A SIGTERM a rank was sent when
@@ -1819,6 +1821,21 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
                 ),
             ],
         )
+    left = _left_unlisted(view, launcher)
+    if left is not None and ranks:  # torchrun's failure table lists every rank but one: that one had exited 0
+        return Attribution(
+            left[0],
+            "finished_early",
+            "medium",
+            [
+                left[1],
+                Reason(
+                    f"{'rank' if len(ranks) == 1 else 'ranks'} {rank_list(ranks)} then lost their peer",
+                    event.source,
+                    event.line,
+                ),
+            ],
+        )
     own: dict[int, Event] = {}  # per rank, the launcher's first record of it ending on its own
     for w in launcher:
         if w.rank is not None and w.rank not in ranks and failed_on_its_own(w):
@@ -1993,6 +2010,35 @@ def _device_rank(event: Event, same_sig: list[Event], view: JobView, launcher: l
     if len(view.expected) > GPUS_PER_NODE or len(hosts) > 1:
         return None  # several nodes: the index is a local rank, and which node's the line does not say
     return gpu
+
+
+_TABLE_ROW = re.compile(r"exitcode\s+: -?\d+ \(pid: \d+\)")  # a row of torchrun's ChildFailedError table
+
+
+def _left_unlisted(view: JobView, launcher: list[Event]) -> tuple[int, Reason] | None:
+    """torchrun's failure table lists every worker of its agent that did not exit 0, the ones it stopped (SIGTERM)
+    included: when it lists every rank of the job but one, and that one reported nothing and no launcher recorded
+    its end, it had exited 0 before the others failed (it left the job: early stopping, a shorter epoch)."""
+    rows = [w for w in launcher if w.rank is not None and _TABLE_ROW.search(w.text)]
+    expected = view.expected
+    if not rows or len(expected) < 2 or view.world_size is None:
+        return None
+    missing = sorted(expected - {w.rank for w in rows})
+    if len(missing) != 1 or not {w.rank for w in rows} < expected:
+        return None
+    rank = missing[0]
+    state = view.ranks.get(rank)
+    if (state is not None and (state.roots or state.collateral or state.timeouts)) or any(
+        w.rank == rank for w in launcher
+    ):
+        return None
+    shown = rank_list(sorted({w.rank for w in rows if w.rank is not None}))
+    return rank, Reason(
+        f"torchrun's failure table lists ranks {shown} of the {view.world_size} and not rank {rank}: rank {rank} "
+        "had exited 0, leaving the job before the others failed",
+        rows[0].source,
+        rows[0].line,
+    )
 
 
 STORE_CONNECT = "c10d.store_connect_failed"

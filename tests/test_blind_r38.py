@@ -177,3 +177,25 @@ def test_timeouts_every_rank_reported_alike_name_the_rank_whose_last_numbers_dif
     assert (d.class_, d.initiating_rank) == ("nccl_timeout", 1)
     assert (d.attribution.rule, d.attribution.confidence) == ("odd_value_out", "low")
     assert '"eval: 5"' in d.attribution.reasons[0].text
+
+
+# runs_r41 (39 real runs scored blind on 0712a33)
+R41 = Path(__file__).resolve().parent / "corpus" / "blind_r41" / "runs"
+
+
+def test_the_one_rank_torchruns_failure_table_leaves_out_had_exited_early(matcher, tmp_path):
+    # world_size=4; the table lists ranks 0, 1 (SIGTERM) and 2; rank 3 logged early stopping and exited 0
+    log = R41 / "017" / "console.log"
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule, d.action) == (3, "finished_early", "fix_and_restart")
+    text = log.read_text()
+    # no world size printed: the table cannot show a rank missing
+    unsized = tmp_path / "unsized.log"
+    unsized.write_text(text.replace("world_size=4", "backend_ready"))
+    assert diagnose([str(unsized)], matcher).diagnoses[0].attribution.rule != "finished_early"
+    # rank 3 listed too (stopped by the agent): nobody left early
+    listed = tmp_path / "listed.log"
+    row = "[3]:\n  time      : 2026-12-07_01:16:14\n  host      : localhost\n  rank      : 3 (local_rank: 3)\n"
+    row += "  exitcode  : -15 (pid: 15996)  (SIGTERM)\n  error_file: <N/A>\n"
+    listed.write_text(text.replace("[2]:\n", row + "[2]:\n", 1))
+    assert diagnose([str(listed)], matcher).diagnoses[0].initiating_rank != 3
