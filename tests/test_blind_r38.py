@@ -181,6 +181,7 @@ def test_timeouts_every_rank_reported_alike_name_the_rank_whose_last_numbers_dif
 
 # runs_r41 (39 real runs scored blind on 0712a33)
 R41 = Path(__file__).resolve().parent / "corpus" / "blind_r41" / "runs"
+CORPUS_R28 = Path(__file__).resolve().parent / "corpus" / "blind_r28" / "runs"
 
 
 def test_the_one_rank_torchruns_failure_table_leaves_out_had_exited_early(matcher, tmp_path):
@@ -199,3 +200,16 @@ def test_the_one_rank_torchruns_failure_table_leaves_out_had_exited_early(matche
     row += "  exitcode  : -15 (pid: 15996)  (SIGTERM)\n  error_file: <N/A>\n"
     listed.write_text(text.replace("[2]:\n", row + "[2]:\n", 1))
     assert diagnose([str(listed)], matcher).diagnoses[0].initiating_rank != 3
+
+
+def test_restarted_workers_refused_by_a_lost_nodes_old_address_are_its_knock_on(matcher):
+    # elastic torchrun, two agents; node-b's log stops dead at step 30, node-a's workers lose their peers, and the
+    # restarted workers are refused at node-b's old addresses (Gloo connectFullMesh failed)
+    run = R41 / "038"
+    assert _top(diagnose([str(run / "node-a.log"), str(run / "node-b.log")], matcher))[:2] == (
+        "elastic.node_lost",
+        "node_failure",
+    )
+    # a rank's own exception in attempt 0, then the restart's connectFullMesh failures: the exception started it
+    first = CORPUS_R28 / "003" / "console.log"
+    assert _top(diagnose([str(first)], matcher))[1:] == ("python_exception_other", 1)
