@@ -226,6 +226,14 @@ def test_draft_a_signature_from_an_unrecognised_paste(fake, bot, driver, tmp_pat
     assert 'class = "python_exception_other"' in toml  # no class picked: the default, for the person to change
 
 
+def _disputed_class(bot, incident_id: str) -> str | None:
+    with bot.db() as db:
+        row = db.execute(
+            "SELECT class FROM feedback WHERE incident_id = ? AND kind = 'rejected'", [int(incident_id)]
+        ).fetchone()
+    return row[0] if row else None
+
+
 def test_a_disputed_answer_is_drafted_with_the_class_its_disputer_picked(fake, bot, driver, tmp_path):
     driver.command("diagnose " + OOM_LOG)
     message = diagnosed(fake)
@@ -234,6 +242,8 @@ def test_a_disputed_answer_is_drafted_with_the_class_its_disputer_picked(fake, b
     fake.wait_for(lambda: fake.open_view("U123", "denpex_not_this_form"))
     driver.view_submission("denpex_not_this_form", {"class": {"class": "tokenizer_or_data_error"}}, user_id="U123")
     fake.wait_for(lambda: "denpex_draft" in _buttons(_current(fake, message)))
+    # the Draft button comes with the dispute itself; the class the form then picked is recorded after it
+    fake.wait_for(lambda: _disputed_class(bot, iid) == "tokenizer_or_data_error")
     driver.block_action("denpex_draft", value=iid, message_ts=message["ts"], user_id="U123")
     form = fake.wait_for(lambda: fake.open_view("U123", "denpex_draft_form"))
     picker = next(b for b in form["blocks"] if b.get("block_id") == "class")["element"]
