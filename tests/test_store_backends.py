@@ -153,8 +153,8 @@ def test_an_event_and_a_request_are_accepted_once_by_many_processes_at_once(stor
         store = replicas[i % 4]
         return [
             (
-                _until_free(lambda: store.first_time(f"event:Ev{k}")),
-                _until_free(lambda: store.accept(f"req:{k}", "event", {"k": k}, f"owner{i}", 30)),
+                _until_free(lambda k=k: store.first_time(f"event:Ev{k}")),
+                _until_free(lambda k=k: store.accept(f"req:{k}", "event", {"k": k}, f"owner{i}", 30)),
             )
             for k in range(25)
         ]
