@@ -1412,11 +1412,11 @@ def _attribute_rank(
         stack = oddities.stack
         if stack is not None:
             return because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line))
-        value = oddities.value  # one rank's last numbers differ from the rest's: the one that went its own way
-        if value is not None and event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
-            alike = Reason(f"all {len(ranks)} ranks timed out alike", event.source, event.line)
-            return because(value.rank, "odd_value_out", "low", Reason(value.text, value.source, value.line), alike)
         if event.rank is not None and len(ranks) >= 2 and set(ranks) >= set(view.expected):
+            value = oddities.value  # one rank's last numbers differ from the rest's: the one that went its own way
+            if value is not None:
+                alike = Reason(f"all {len(ranks)} ranks timed out alike", event.source, event.line)
+                return because(value.rank, "odd_value_out", "low", Reason(value.text, value.source, value.line), alike)
             return because(
                 None,
                 "all_alike",
@@ -1805,37 +1805,18 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
             ],
         )
     done = [r for r, s in sorted(view.ranks.items()) if s.finished is not None and r not in ranks]
-    if len(done) == 1 and ranks:  # one rank said it stopped training by itself (early stopping): it went away
+    if len(done) == 1:  # one rank said it stopped training by itself (early stopping): it went away
         finished = view.ranks[done[0]].finished
         assert finished is not None
-        return Attribution(
+        left: tuple[int, Reason] | None = (
             done[0],
-            "finished_early",
-            "medium",
-            [
-                Reason(f"rank {done[0]} said it stopped training on its own and left", *finished),
-                Reason(
-                    f"{'rank' if len(ranks) == 1 else 'ranks'} {rank_list(ranks)} then lost their peer",
-                    event.source,
-                    event.line,
-                ),
-            ],
+            Reason(f"rank {done[0]} said it stopped training on its own and left", *finished),
         )
-    left = _left_unlisted(view, launcher)
-    if left is not None and ranks:  # torchrun's failure table lists every rank but one: that one had exited 0
-        return Attribution(
-            left[0],
-            "finished_early",
-            "medium",
-            [
-                left[1],
-                Reason(
-                    f"{'rank' if len(ranks) == 1 else 'ranks'} {rank_list(ranks)} then lost their peer",
-                    event.source,
-                    event.line,
-                ),
-            ],
-        )
+    else:  # or torchrun's failure table lists every rank but one: that one had exited 0
+        left = _left_unlisted(view, launcher)
+    if left is not None and ranks:
+        lost = f"{'rank' if len(ranks) == 1 else 'ranks'} {rank_list(ranks)} then lost their peer"
+        return Attribution(left[0], "finished_early", "medium", [left[1], Reason(lost, event.source, event.line)])
     own: dict[int, Event] = {}  # per rank, the launcher's first record of it ending on its own
     for w in launcher:
         if w.rank is not None and w.rank not in ranks and failed_on_its_own(w):
@@ -2020,11 +2001,12 @@ def _left_unlisted(view: JobView, launcher: list[Event]) -> tuple[int, Reason] |
     included: when it lists every rank of the job but one, and that one reported nothing and no launcher recorded
     its end, it had exited 0 before the others failed (it left the job: early stopping, a shorter epoch)."""
     rows = [w for w in launcher if w.rank is not None and _TABLE_ROW.search(w.text)]
+    listed = {w.rank for w in rows}
     expected = view.expected
-    if not rows or len(expected) < 2 or view.world_size is None:
+    if not rows or len(expected) < 2 or view.world_size is None or not listed < expected:
         return None
-    missing = sorted(expected - {w.rank for w in rows})
-    if len(missing) != 1 or not {w.rank for w in rows} < expected:
+    missing = sorted(expected - listed)
+    if len(missing) != 1:
         return None
     rank = missing[0]
     state = view.ranks.get(rank)
@@ -2032,10 +2014,9 @@ def _left_unlisted(view: JobView, launcher: list[Event]) -> tuple[int, Reason] |
         w.rank == rank for w in launcher
     ):
         return None
-    shown = rank_list(sorted({w.rank for w in rows if w.rank is not None}))
     return rank, Reason(
-        f"torchrun's failure table lists ranks {shown} of the {view.world_size} and not rank {rank}: rank {rank} "
-        "had exited 0, leaving the job before the others failed",
+        f"torchrun's failure table lists ranks {rank_list(sorted(listed))} of the {view.world_size} and not rank "
+        f"{rank}: rank {rank} had exited 0, leaving the job before the others failed",
         rows[0].source,
         rows[0].line,
     )
