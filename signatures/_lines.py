@@ -76,7 +76,7 @@ _ISO = re.compile(
 )
 # glog: "E1206 18:44:12.715298 ..." and PyTorch 2.x C++ logs "[E817 17:40:34.227531918 ...]" (month, day; no year)
 _GLOG = re.compile(
-    r"(?:^|[\s\[])[IWEF](?P<mo>1[0-2]|0?[1-9])(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b"
+    r"(?:^|[\s\[:])[IWEF](?P<mo>1[0-2]|0?[1-9])(?P<d>[0-3]\d) (?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)\.(?P<frac>\d{1,9})\b"
 )
 _MONTHS = {
     m: i

@@ -213,3 +213,13 @@ def test_restarted_workers_refused_by_a_lost_nodes_old_address_are_its_knock_on(
     # a rank's own exception in attempt 0, then the restart's connectFullMesh failures: the exception started it
     first = CORPUS_R28 / "003" / "console.log"
     assert _top(diagnose([str(first)], matcher))[1:] == ("python_exception_other", 1)
+
+
+def test_a_shape_error_torch_compile_wraps_is_still_the_shape_error_on_its_rank(matcher):
+    # rank 1 alone runs torch.compile; its fake-tensor check logs "a and b must have same reduction dim" before dynamo
+    # wraps it in TorchRuntimeError; ranks 0 and 2 then lose their peer
+    d = diagnose(_run(R41 / "015"), matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == ("torch.matmul_shape_mismatch", "shape_mismatch", 1)
+    assert d.values["mat2"] == "16, 32"
+    # the glog stamp right behind torch's rank label is the line's own time (01:15:05), not a line above's
+    assert (d.evidence[0].time or "").startswith("2026-12-07T01:15:05")

@@ -233,6 +233,13 @@ def test_only_binary_inputs_raise(rules_matcher, tmp_path):
             None,
         ),
         ("E1206 18:44:12.715298 1 ProcessGroupNCCL.cpp:1] x", None, None, "12-06T18:44:12"),
+        # torch's Python logging behind the rank label, no bracket (blind_r41 015's fake-tensor error)
+        (
+            "[default1]:[rank1]:E1207 01:15:05.557000 15139 torch/_subclasses/fake_tensor.py:3212] [4/1] x",
+            1,
+            None,
+            "12-07T01:15:05",
+        ),
         (
             "[rank1]:[E606 15:20:10.319952852 ProcessGroupNCCL.cpp:1595] [PG ID 4 PG GUID 10 Rank 1] x",
             1,
