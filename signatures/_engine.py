@@ -19,7 +19,7 @@ The stages, one module each (DESIGN.md's pipeline, up to attribution):
   _bulk      floods counted in bulk
   _rules     rule kinds beyond a plain match: count, trend, absence
   _events    what a scan finds (Event, ErrorLine, ScanResult); _limits: the scan's bounds
-Then _ranks (the per-rank view), _attribution (who started it) and _report (the JSON contract).
+Then _ranks (the per-rank view), _attribution (which failure started it), _rank_rules (on which rank) and _report (the JSON contract).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The ranks of a process group must call the same collectives in the same order wi
 not, every rank ends up waiting or failing, and the evidence that names the one that went its own way is spread
 over their reports: a cross-rank check that names a rank (_OTHER_RANK, DDP's shape check against rank 0), the
 collective each rank's traceback waits in, the watchdog's WorkNCCL at one sequence number, or a rank that said it
-finished training before its timeout. _attribution asks these in its order of precedence.
+finished training before its timeout. _rank_rules asks these in its order of precedence.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Every rank stopped on a check of a value reduced over the ranks: the rank whose own numbers went bad first
-(signatures/_attribution._odd_value)."""
+(signatures/_rank_rules._odd_value)."""
 
 from __future__ import annotations
 
