@@ -134,18 +134,9 @@ from ._lines import EXCEPTION_LINE, MPI_TAG
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._order import BURST_LINES, SIGN_SLACK, _close, _not_after, _plainly_before
-from ._ranks import (
-    FATAL_EXITS,
-    JobView,
-    exit_code,
-    failed_on_its_own,
-)
+from ._ranks import FATAL_EXITS, JobView, exit_code, failed_on_its_own
 from ._schema import Signature
-from ._stall import (
-    STALLED,
-    STALLED_LIVE,
-    STOPPED,
-)
+from ._stall import STALLED, STALLED_LIVE, STOPPED
 from ._trend import step_of
 from ._vanished import KILLED_ALONE, NODE_LOST
 from ._why import Attribution, Reason, rank_list
@@ -532,24 +523,19 @@ def _mismatch(c: Case) -> Attribution | None:
     odd = odd_one_out(c.same_sig, c.view)
     if odd is not None:
         return _because(odd[0], "collective_odd_one_out", odd[2], odd[1])
-    differs = c.oddities.value
-    if differs is not None:  # the ranks' last lines say which one's collective differs
-        return _because(
-            differs.rank,
-            "odd_value_out",
-            "medium",
-            Reason(differs.text, differs.source, differs.line),
-            Reason("the ranks then failed on a collective whose sizes did not match", event.source, event.line),
-        )
-    skipped = c.oddities.skipped
-    if skipped is not None:  # a rank said it left out a collective the others ran
-        return _because(
-            skipped.rank,
-            "skipped_collective",
-            "medium",
-            Reason(skipped.text, skipped.source, skipped.line),
-            Reason("the ranks then failed on a collective that did not match", event.source, event.line),
-        )
+    # the ranks' last lines say which one's collective differs, or that one rank left out a collective the others ran
+    for odd_line, rule, then in (
+        (c.oddities.value, "odd_value_out", "whose sizes did not match"),
+        (c.oddities.skipped, "skipped_collective", "that did not match"),
+    ):
+        if odd_line is not None:
+            return _because(
+                odd_line.rank,
+                rule,
+                "medium",
+                Reason(odd_line.text, odd_line.source, odd_line.line),
+                Reason(f"the ranks then failed on a collective {then}", event.source, event.line),
+            )
     if len({e.rank for e in c.same_sig}) == 1 and event.rank is not None:  # one rank alone found it and failed on it
         why = (
             f"only rank {event.rank} reported the mismatch (and failed on it); the report does not say which rank's "
@@ -1116,11 +1102,13 @@ def _silent_or_behind(
     if len(missing) == 1 and len(timed_out) >= 1:
         rank = missing[0]
         state = view.ranks.get(rank)
-        where = (
-            "printed nothing"
-            if state is None or state.progress is None
-            else f"last made progress at step {state.progress.step}"
-        )
+        if state is None:
+            where = "printed nothing"
+        elif state.progress is None:
+            where = "logged no training progress"
+        else:
+            where = f"last made progress at step {state.progress.step}"
+        timeout = sig.cls == "nccl_timeout"
         known = (
             f"of {view.world_size} ranks (world size)"
             if view.world_size
@@ -1132,11 +1120,17 @@ def _silent_or_behind(
             "high" if view.world_size else "medium",
             [
                 Reason(
-                    f"rank {rank} is the only one {known} that did not report the timeout; it {where}",
+                    f"rank {rank} is the only one {known} that did not report the {'timeout' if timeout else 'failure'}; "
+                    f"it {where}",
                     event.source,
                     event.line,
                 ),
-                Reason(f"ranks {rank_list(timed_out)} waited on it and timed out", event.source, event.line),
+                Reason(
+                    f"{'ranks' if len(timed_out) > 1 else 'rank'} {rank_list(timed_out)} "
+                    + ("waited on it and timed out" if timeout else "reported it as a knock-on"),
+                    event.source,
+                    event.line,
+                ),
             ],
         )
     gone = oddities.elsewhere(missing) if len(missing) >= 2 else None

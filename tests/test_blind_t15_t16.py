@@ -1,4 +1,4 @@
-"""What blind_t15 and blind_t16 (issue-thread excerpts scored blind on 7494f56), and after them blind_t17 to blind_t19,
+"""What blind_t15 and blind_t16 (issue-thread excerpts scored blind on 7494f56), and after them blind_t17 to blind_t20,
 revealed, with what earlier sets had left open of the same kinds (GPU-indexed OOMs, NCCL failures seen only as WARN lines), each with a variant that must
 not change."""
 
@@ -202,3 +202,48 @@ def test_invalid_device_ordinal_is_a_gpu_the_process_cannot_see(matcher):
     # an illegal memory access is still its own failure
     other = "[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
     assert _top(_text("paste.log", other, matcher))[0] == "cuda.illegal_memory_access"
+
+
+# blind_t20 (scored blind on 0f2a051): lines a paste mangled, an older spelling, a scale in a progress line, and an
+# NCCL failure told only at INFO level
+T20 = HERE / "blind_t20" / "logs"
+
+
+def test_torchruns_kill_record_with_the_rest_of_its_line_mangled(matcher):
+    assert _top(diagnose([str(T20 / "004_alpaca_13b_offload.log")], matcher))[:2] == (
+        "launcher.exit_sigkill",
+        "host_oom_killed",
+    )
+    # a whole record still names the rank; an exit code that is not a kill is not this signature
+    whole = (
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 2 (pid: 77) of binary\n"
+    )
+    assert _top(_text("paste.log", whole, matcher))[::2] == ("launcher.exit_sigkill", 2)
+    cut = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rankroot/bin/python\n"
+    assert _top(_text("paste.log", cut, matcher))[0] == "launcher.exit_sigabrt"
+
+
+def test_the_older_collective_timeout_wrapped_by_the_paste_is_still_the_timeout(matcher):
+    d = diagnose([str(T20 / "016_yolo_large_dataset_cache.log")], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.values.get("seq_num")) == ("nccl.watchdog_collective_timeout", "nccl_timeout", "6")
+
+
+def test_fairseqs_loss_scale_below_one_in_a_progress_line(matcher):
+    assert _top(diagnose([str(T20 / "009_nmt_zh_en_fp16.log")], matcher))[:2] == (
+        "fp16.loss_scale_collapsed",
+        "fp16_loss_scale_overflow",
+    )
+    healthy = "".join(
+        f"| epoch {e:03d} | loss 4.{e} | num_updates {e * 300} | loss_scale 64 | wall {e * 90}\n" for e in range(1, 9)
+    )
+    assert _text("train.log", healthy, matcher).outcome == "healthy"
+
+
+def test_an_nccl_warn_whose_error_code_climbs_out_of_init_at_info_level(matcher):
+    report = diagnose([str(T20 / "018_nerf_train_wsl_two_gpu.log")], matcher)
+    assert _top(report)[:2] == ("nccl.warn_error_return", "nccl_system_error")
+    # rank 1's trail is cut by the excerpt: the reason says it logged no progress, not that it printed nothing
+    assert "printed nothing" not in " ".join(r.text for r in report.diagnoses[0].attribution.reasons)
+    # the same trail into init.cc without a WARN above it is NCCL tracing a fallback, not a failure
+    trail = "".join(f"node1:2144:2556 [0] NCCL INFO {w} -> 3\n" for w in ("misc/socket.cc:561", "init.cc:1815"))
+    assert _text("nccl.log", trail + "[rank0] step 10 loss 1.0\n", matcher).outcome != "failure"
