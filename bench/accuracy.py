@@ -94,6 +94,7 @@ SETS = {
     "runs_r39": ROOT / "tests" / "corpus" / "blind_r39",  # error files, DDP, loaders, frozen 0078f6e
     "runs_r40": ROOT / "tests" / "corpus" / "blind_r40",  # a job's edges, restarts, frozen 53ebe44
     "runs_r41": ROOT / "tests" / "corpus" / "blind_r41",  # pipelines, subgroups, FSDP, elastic, frozen 0712a33
+    "runs_r42": ROOT / "tests" / "corpus" / "blind_r42",  # basic shapes, alarming healthy runs, frozen 86b25af
 }
 
 
@@ -108,6 +109,7 @@ def evaluate(directory: Path, matcher) -> dict:
         "rank_right": 0,
         "healthy": 0,
         "healthy_flagged": 0,
+        "healthy_flagged_alt": 0,
         "ranked": 0,
         "ranked_right": 0,
     }
@@ -134,6 +136,10 @@ def evaluate(directory: Path, matcher) -> dict:
         if row["class"] == "healthy":
             result["healthy"] += 1
             result["healthy_flagged"] += got != "healthy"
+            # flagged with the class its evaluator named as acceptable too: a label in dispute (runs_r42 017, a job
+            # that saved and exited cleanly after a scancel, which runs_r37 022 and blind_c3 023 label
+            # preemption_sigterm)
+            result["healthy_flagged_alt"] += got != "healthy" and got == row.get("alt_class")
         if row.get("initiating_rank") is not None:  # the rank on its own, whatever the class
             result["ranked"] += 1
             result["ranked_right"] += top is not None and rank == row["initiating_rank"]
@@ -169,6 +175,7 @@ def main() -> int:
         print(
             f"{name:8} class {r['class_right']}/{r['logs']} = {r['class_right'] / r['logs']:.0%}   "
             f"rank (class right) {rank}   rank (any) {ranked}   healthy flagged {r['healthy_flagged']}/{r['healthy']}"
+            + (f" ({r['healthy_flagged_alt']} as the evaluator's alternative)" if r["healthy_flagged_alt"] else "")
         )
         for miss in r["misses"]:
             print(f"           miss {miss}")

@@ -440,14 +440,26 @@ def diagnosis_message(report: Report, state: MessageState) -> tuple[str, list[di
     return clip(redact(text), MAX_TEXT), redact_blocks(blocks)
 
 
+SET_ASIDE_SHOWN = 4
+SET_ASIDE_LINE = 300
+
+
 def healthy_message(report: Report, source: str, notes: list[str]) -> tuple[str, list[dict]]:
+    """No failure: said plainly, with what fired and why it did not stop the run (an error trained past, a stop the
+    job handled), so a reader who saw the error in the log knows it was read."""
     text = f"No failure found in {source}."
-    blocks = [
-        _section(
-            ":white_check_mark: *No failure found.* No signature fired and no line looks like an error.\n"
-            + _stats(report, source)
-        )
-    ]
+    if report.set_aside:
+        went_past = [
+            "• "
+            + code(a.signature)
+            + f" ({'rank ' + str(a.rank) + ', ' if a.rank is not None else ''}"
+            + escape(clip_words(redact(f"{a.source.rsplit('/', 1)[-1]}:{a.line}): {a.why}"), SET_ASIDE_LINE))
+            for a in report.set_aside[:SET_ASIDE_SHOWN]
+        ]
+        head = ":white_check_mark: *No failure found.* What fired did not stop the run:\n" + "\n".join(went_past)
+    else:
+        head = ":white_check_mark: *No failure found.* No signature fired and no line looks like an error."
+    blocks = [_section(head + "\n" + _stats(report, source))]
     context = _job_line(report) + notes
     if context:
         blocks.append(_context(context))

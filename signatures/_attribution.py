@@ -265,6 +265,28 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
     return went_on(e.source, e.line, e.rank) and went_on.finished_later(e.source, e.line)
 
 
+SET_ASIDE_KEPT = 8  # signatures whose events were set aside as no failure, the first of each kept for the report
+
+
+def _not_a_failure(e: Event, sig: Signature, scan: ScanResult, went_on: Survival) -> str | None:
+    """Why event `e` did not stop the run, or None when it may have."""
+    if e.handled:
+        return "caught: its traceback shows the program handled it"
+    # a thread's exception leaves the process training without what the thread did: it may still be the cause
+    if (
+        (_is_fallback(sig) or _recoverable(sig))
+        and (not e.in_thread or went_on.finished_after(e.source, e.line))
+        and went_on(e.source, e.line, e.rank)
+    ):
+        # also a knock-on or a launcher's record that every rank concerned went past (a restart that then finished)
+        return "training went on after it"
+    if _survived_to_the_end(e, sig, went_on):
+        return "its rank trained past it and training then finished"
+    if _agent_after_the_end(e, sig, scan, went_on):
+        return "a launcher agent shutting down after every rank said training finished"
+    return None
+
+
 def _agent_after_the_end(e: Event, sig: Signature, scan: ScanResult, went_on: Survival) -> bool:
     """A line naming no rank (a launcher's agent) that lost the store or the rendezvous after its source's ranks said
     training finished, when every rank that trained anywhere said so: the agents shutting down, one after another
@@ -321,7 +343,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
     events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
-    scan = dataclasses.replace(scan, events=events)
+    scan = dataclasses.replace(scan, events=events, set_aside=[])
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
     failed_ranks = {
@@ -330,20 +352,18 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         if e.rank is not None and "launcher-exit" in sigs[e.sig_id].tags and failed_on_its_own(e)
     }
     went_on = Survival(scan, failed_ranks)
-    # a thread's exception leaves the process training without what the thread did: it may still be the cause
-    # and a knock-on or a launcher's record that every rank concerned went past (a restart that then finished)
-    events = [
-        e
-        for e in events
-        if not e.handled
-        and not (
-            (_is_fallback(sigs[e.sig_id]) or _recoverable(sigs[e.sig_id]))
-            and (not e.in_thread or went_on.finished_after(e.source, e.line))
-            and went_on(e.source, e.line, e.rank)
-        )
-        and not _survived_to_the_end(e, sigs[e.sig_id], went_on)
-        and not _agent_after_the_end(e, sigs[e.sig_id], scan, went_on)
-    ]
+    kept_events = []
+    for e in events:
+        why = _not_a_failure(e, sigs[e.sig_id], scan, went_on)
+        if why is None:
+            kept_events.append(e)
+        elif (
+            not e.handled
+            and len(scan.set_aside) < SET_ASIDE_KEPT
+            and all(o.sig_id != e.sig_id for o, _ in scan.set_aside)
+        ):
+            scan.set_aside.append((e, why))  # the first of each signature
+    events = kept_events
     kept = {id(e) for e in events}
     # helper threads' exceptions their ranks trained past (the generic one yields to a specific one on its line)
     went_past = sorted(

@@ -104,3 +104,6 @@ class ScanResult:
     notes: list[str] = field(default_factory=list)  # how sources were read, when not as they came (Source.note)
     # the last frame of each traceback a source ends inside, cut before its exception (see _ends.cut_traceback)
     cut_tracebacks: list[ErrorLine] = field(default_factory=list)
+    # events attribution found did not stop the run, each with why (see _attribution.attribute): a healthy verdict's
+    # account of what it went past
+    set_aside: list[tuple[Event, str]] = field(default_factory=list)

@@ -217,6 +217,17 @@ class NotALog(_Part):
     sampled: int  # lines judged: the first lines of each source, and every error-like line the scan kept
 
 
+class SetAside(_Part):
+    """A line a signature matched that did not stop the run, and why (an exception its rank trained past, a stop
+    the job handled): what a healthy verdict went past."""
+
+    signature: str
+    source: str
+    line: int
+    rank: int | None
+    why: str
+
+
 class Report(_Part):
     """`diagnoses[0]` is the initiating root cause; no diagnosis and no unrecognised line is a healthy log."""
 
@@ -229,6 +240,7 @@ class Report(_Part):
     baseline: BaselineDiff | None = None
     notes: list[str] | None = None  # the bot's, about the request: kept with the incident, not in `diagnose --json`
     not_a_log: NotALog | None = None  # set when the input does not look like a training log (never with a diagnosis)
+    set_aside: list[SetAside] | None = None  # a healthy log's matched lines that did not stop the run, and why
 
     @property
     def top(self) -> Diagnosis | None:

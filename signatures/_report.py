@@ -27,6 +27,7 @@ from ._models import (
     LogLine,
     RankLines,
     Report,
+    SetAside,
     Stats,
     UnrecognisedHint,
 )
@@ -409,6 +410,7 @@ def build_report(
 ) -> ScannedReport:
     """The report of the findings; with the library's signatures (`sigs`), its timeline too."""
     unrecognised = [] if findings else _unrecognised(scan)
+    healthy = not findings and not unrecognised
     return ScannedReport(
         diagnoses=[_diagnosis(f, taxonomy) for f in findings],
         unrecognised=unrecognised,
@@ -426,6 +428,12 @@ def build_report(
         ),
         unrecognised_hint=unrecognised_hint(unrecognised),
         flight_recorder=FlightRecorder.model_validate(recorder) if recorder else None,
+        set_aside=[
+            SetAside(signature=e.sig_id, source=e.source, line=e.line, rank=e.rank, why=why)
+            for e, why in scan.set_aside
+        ]
+        if healthy and scan.set_aside
+        else None,
         timeline=build_timeline(findings, scan, sigs) if sigs else None,
     )
 
@@ -759,6 +767,12 @@ def render_lines(report: Report, width: int = 100) -> list[Line]:
                     ("text", f"  It reads like a {hint.family} problem (perhaps {hint.class_}; low confidence).")
                 )
         out.append(("text", "  If you know what this is, add a signature: see docs/adding-a-signature.md"))
+    elif report.outcome == "healthy" and report.set_aside:
+        out.append(("healthy", "✓ Healthy: nothing that fired stopped the run."))
+        out.append(("text", "  Set aside:"))
+        for a in report.set_aside:
+            who = f"rank {a.rank}, " if a.rank is not None else ""
+            out.append(("text", f"  - {a.signature} ({who}{a.source}:{a.line}): {a.why}"))
     elif report.outcome == "healthy":
         out.append(("healthy", "✓ Healthy: no failure signature fired and no error-like line was found."))
     if report.top is not None:

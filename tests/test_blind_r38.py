@@ -223,3 +223,17 @@ def test_a_shape_error_torch_compile_wraps_is_still_the_shape_error_on_its_rank(
     assert d.values["mat2"] == "16, 32"
     # the glog stamp right behind torch's rank label is the line's own time (01:15:05), not a line above's
     assert (d.evidence[0].time or "").startswith("2026-12-07T01:15:05")
+
+
+# runs_r42 (38 real runs scored blind on 86b25af)
+R42 = Path(__file__).resolve().parent / "corpus" / "blind_r42" / "runs"
+R37 = Path(__file__).resolve().parent / "corpus" / "blind_r37" / "runs"
+
+
+def test_a_job_that_saved_and_exited_cleanly_after_a_cancel_is_still_told_it_was_stopped(matcher):
+    # scancel --signal=TERM at step 60 of 400; both ranks save a checkpoint and exit 0. Its evaluator labelled it
+    # healthy (alternative preemption_sigterm), runs_r37 022's evaluator labelled the same situation
+    # preemption_sigterm: the job did not do its work, so the answer says it was stopped and can be requeued
+    d = diagnose([str(R42 / "017" / "slurm-7.out")], matcher).diagnoses[0]
+    assert (d.class_, d.action) == ("preemption_sigterm", "restart")
+    assert diagnose([str(R37 / "022" / "slurm-12.out")], matcher).diagnoses[0].class_ == "preemption_sigterm"
