@@ -50,6 +50,11 @@ _ANYWHERE = re.compile(
     r"(?i:\b(?:step|iter(?:ation)?|epoch|global_step)\b\W{0,3}\d+.{0,200}?\bloss\b\W{0,3}[-+]?(?:\d|nan|inf))"
     r"|\d{1,3}%\|[^|\n]{0,100}\|\s*\d+/\d+"
     r"|\bNCCL (?:INFO|WARN)\b"
+    # an epoch a trainer names its phase in ("INFO:vc:Train Epoch: 1 [73%]"), two loss fields on one line
+    # ("loss_disc=3.803, loss_gen=3.319"), DDP's note after its first backward
+    r"|(?i:\b(?:train(?:ing)?|val(?:idation)?|eval(?:uation)?)\s+epoch\W{0,3}\d+)"
+    r"|\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)[^\n]{0,80}?\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)"
+    r"|Reducer buckets have been rebuilt in this iteration"
     # a metrics table row, as OpenAI baselines' logger (guided-diffusion, many RL codes) dumps it: "| loss | 0.423 |"
     r"|^\|\s*(?:loss|step|samples|grad_norm|lr|epoch|episodes|timesteps|total_timesteps)\w*\s+\|\s*[-+]?(?:\d|nan|inf)"
 )

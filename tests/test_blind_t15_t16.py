@@ -247,3 +247,29 @@ def test_an_nccl_warn_whose_error_code_climbs_out_of_init_at_info_level(matcher)
     # the same trail into init.cc without a WARN above it is NCCL tracing a fallback, not a failure
     trail = "".join(f"node1:2144:2556 [0] NCCL INFO {w} -> 3\n" for w in ("misc/socket.cc:561", "init.cc:1815"))
     assert _text("nccl.log", trail + "[rank0] step 10 loss 1.0\n", matcher).outcome != "failure"
+
+
+# blind_t21 (scored blind on 8e72043)
+T21 = HERE / "blind_t21" / "logs"
+
+
+def test_the_newer_wording_of_torchruns_kill_record_names_the_rank(matcher):
+    assert _top(diagnose([str(T21 / "013_vla_robot_policy_eight_a100.log")], matcher)) == (
+        "launcher.exit_sigkill",
+        "host_oom_killed",
+        0,
+    )
+
+
+def test_a_trainer_logging_through_pythons_default_format_is_a_training_log(matcher):
+    assert diagnose([str(T21 / "011_voice_conversion_ddp_training_epochs.log")], matcher).outcome == "healthy"
+    # each sign alone: an epoch named for its phase, two loss fields on one line, DDP's note after its first backward
+    for line in (
+        "INFO:vc:Train Epoch: 3 [45%]",
+        "INFO:vc:loss_disc=3.507, loss_gen=3.726",
+        "INFO:torch.nn.parallel.distributed:Reducer buckets have been rebuilt in this iteration.",
+    ):
+        assert _text("train.log", line + "\n", matcher).outcome == "healthy", line
+    # prose with a phase and an epoch in words, or one loss-named field, is no log
+    prose = "The results for training epoch three are below.\nOur loss_weight: see the table.\n"
+    assert _text("notes.txt", prose, matcher).outcome == "not_a_log"
