@@ -18,6 +18,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = {
@@ -103,7 +104,7 @@ def evaluate(directory: Path, matcher) -> dict:
     import signatures
 
     rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
-    result = {
+    result: dict[str, Any] = {
         "logs": len(rows),
         "class_right": 0,
         "rank_named": 0,
@@ -111,6 +112,7 @@ def evaluate(directory: Path, matcher) -> dict:
         "healthy": 0,
         "healthy_flagged": 0,
         "healthy_flagged_alt": 0,
+        "disputed": [],  # those healthy runs flagged with their evaluator's alternative class
         "ranked": 0,
         "ranked_right": 0,
     }
@@ -140,7 +142,9 @@ def evaluate(directory: Path, matcher) -> dict:
             # flagged with the class its evaluator named as acceptable too: a label in dispute (runs_r42 017, a job
             # that saved and exited cleanly after a scancel, which runs_r37 022 and blind_c3 023 label
             # preemption_sigterm)
-            result["healthy_flagged_alt"] += got != "healthy" and got == row.get("alt_class")
+            if got != "healthy" and got == row.get("alt_class"):
+                result["healthy_flagged_alt"] += 1
+                result["disputed"].append(row["file"])
         if row.get("initiating_rank") is not None:  # the rank on its own, whatever the class
             result["ranked"] += 1
             result["ranked_right"] += top is not None and rank == row["initiating_rank"]

@@ -456,6 +456,8 @@ def healthy_message(report: Report, source: str, notes: list[str]) -> tuple[str,
             + escape(clip_words(redact(f"{a.source.rsplit('/', 1)[-1]}:{a.line}): {a.why}"), SET_ASIDE_LINE))
             for a in report.set_aside[:SET_ASIDE_SHOWN]
         ]
+        if len(report.set_aside) > SET_ASIDE_SHOWN:
+            went_past.append(f"… and {len(report.set_aside) - SET_ASIDE_SHOWN} more (`denpex diagnose` lists them)")
         head = ":white_check_mark: *No failure found.* What fired did not stop the run:\n" + "\n".join(went_past)
     else:
         head = ":white_check_mark: *No failure found.* No signature fired and no line looks like an error."

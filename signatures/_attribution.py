@@ -357,11 +357,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         why = _not_a_failure(e, sigs[e.sig_id], scan, went_on)
         if why is None:
             kept_events.append(e)
-        elif (
-            not e.handled
-            and len(scan.set_aside) < SET_ASIDE_KEPT
-            and all(o.sig_id != e.sig_id for o, _ in scan.set_aside)
-        ):
+        elif len(scan.set_aside) < SET_ASIDE_KEPT and all(o.sig_id != e.sig_id for o, _ in scan.set_aside):
             scan.set_aside.append((e, why))  # the first of each signature
     events = kept_events
     kept = {id(e) for e in events}

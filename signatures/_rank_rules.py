@@ -15,9 +15,6 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   word, alone no evidence (an excerpt may end there), counts when that rank is silent and the others report
   the knock-on; so does any save (DCP's included) that one rank alone started, when that rank then reported
   nothing while the others reported the knock-on (medium).
-- `explicit_root`: the initiating event names its rank (high; a kernel OOM kill names a pid, and the launcher's
-  record of the worker with that pid names the rank, _ranks.killed_pids); or a gathered exception every rank printed
-  (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
 - `recovered_rank`: the first line named none, but the same failure's other lines in its burst, or
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
@@ -28,6 +25,9 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   tracebacks inside that table are the rank of their entry (_ranks.table_ranks). Failing those, the first
   error line after it in the same source that names a rank, when that line starts a Python traceback or is an
   exception (a CUDA kernel's assertion printed without a prefix, then `[rank0]: Traceback ...`) (low).
+- `explicit_root`: the initiating event names its rank (high; a kernel OOM kill names a pid, and the launcher's
+  record of the worker with that pid names the rank, _ranks.killed_pids); or a gathered exception every rank printed
+  (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
 - `interrupted_elsewhere`: a stop (torchrun forwarding a Ctrl-C) whose KeyboardInterrupt tracebacks caught every
   rank but one inside a torch.distributed call and that one elsewhere, with no step logged in the 30 s before it
   (medium; low when the steps are not timed): the job was hung on that rank (class job_hang_no_progress).
@@ -99,6 +99,8 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   lists every rank of the known world size but one, which reported nothing: it had exited 0 (_left_unlisted)
   (medium); or every rank timed out and exactly one had said it finished before its own timeout: it ran out of
   data first (medium).
+- `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low); or a log of one rank
+  alone whose only failure is a knock-on (a timeout, a lost peer): the rank it waited on is not in the log.
 - `first_sign` (a value every rank shares, like a gradient norm another rank printed at the same step, is no
   rank's own sign): every rank failed the same way, but one rank alone showed the same class of trouble first
   (a count rule's first match below its threshold, like one non-finite loss) (medium); or each rank's first sign
@@ -111,8 +113,6 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
 - `all_alike`: every rank failed the same way: no single rank started it (rank null).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
-- `peer_unknown`: a lost-peer report with no way to tell which peer went (rank null, low); or a log of one rank
-  alone whose only failure is a knock-on (a timeout, a lost peer): the rank it waited on is not in the log.
 - `device_index`: the line names no rank and nothing above tells which, but it names the GPU it happened on ("GPU 1
   has a total capacity"), in a job of several processes (a world size, a launcher's records, a traceback through
   torch.distributed, DeepSpeed or Accelerate, or another such line naming another GPU): launchers give each process

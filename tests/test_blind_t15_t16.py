@@ -239,14 +239,22 @@ def test_fairseqs_loss_scale_below_one_in_a_progress_line(matcher):
     assert _text("train.log", healthy, matcher).outcome == "healthy"
 
 
-def test_an_nccl_warn_whose_error_code_climbs_out_of_init_at_info_level(matcher):
-    report = diagnose([str(T20 / "018_nerf_train_wsl_two_gpu.log")], matcher)
-    assert _top(report)[:2] == ("nccl.warn_error_return", "nccl_system_error")
-    # rank 1's trail is cut by the excerpt: the reason says it logged no progress, not that it printed nothing
-    assert "printed nothing" not in " ".join(r.text for r in report.diagnoses[0].attribution.reasons)
-    # the same trail into init.cc without a WARN above it is NCCL tracing a fallback, not a failure
-    trail = "".join(f"node1:2144:2556 [0] NCCL INFO {w} -> 3\n" for w in ("misc/socket.cc:561", "init.cc:1815"))
-    assert _text("nccl.log", trail + "[rank0] step 10 loss 1.0\n", matcher).outcome != "failure"
+def test_an_nccl_warn_and_an_info_trail_into_init_are_not_joined_across_processes(matcher):
+    # blind_t20 018 (NCCL 2.7 under WSL: a WARN, then its code climbing to init.cc at INFO level) stays a miss: a
+    # pattern joining the WARN to the trail below it could not tell that both came from one process (RE2 has no
+    # back-references), and a harmless WARN of one rank joined to another rank's fallback trail took the silent
+    # rank's place (a review found it)
+    lines = [
+        "node1:2144:2144 [0] NCCL INFO NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open shared object",
+        "node1:2144:2144 [0] NCCL WARN NET/Plugin: Could not find: libnccl-net.so",
+        "node1:2145:2560 [1] NCCL INFO misc/socket.cc:561 -> 3",
+        "node1:2145:2560 [1] NCCL INFO init.cc:1815 -> 3",
+    ]
+    report = _text(
+        "nccl.log", "\n".join(lines) + "\n" + "".join(f"[rank0] step {i} loss 1.0\n" for i in range(9)), matcher
+    )
+    assert report.outcome != "diagnosed"
+    assert diagnose([str(T20 / "018_nerf_train_wsl_two_gpu.log")], matcher).outcome != "diagnosed"
 
 
 # blind_t21 (scored blind on 8e72043)

@@ -27,6 +27,7 @@ def test_real_world_accuracy(matcher):
     # other evaluators label preemption_sigterm in the same situation (runs_r37 022, blind_c3 023)
     flagged = sum(r["healthy_flagged"] - r["healthy_flagged_alt"] for r in results)
     assert flagged == 0, misses
-    assert sum(r["healthy_flagged_alt"] for r in results) <= 1, misses
+    disputed = {(name, run) for name, r in zip(SETS, results, strict=True) for run in r["disputed"]}
+    assert disputed <= {("runs_r42", "017")}, disputed
     assert right / logs >= CLASS_FLOOR, f"{right}/{logs}: {misses}"
     assert rank_right / named >= RANK_FLOOR, f"{rank_right}/{named}: {misses}"

@@ -10,6 +10,7 @@ from bot.render import healthy_message
 from signatures import diagnose, diagnose_sources, render_text, source_from_bytes
 
 R39 = Path(__file__).resolve().parent / "corpus" / "blind_r39" / "runs"
+R42 = Path(__file__).resolve().parent / "corpus" / "blind_r42" / "runs"
 
 
 def _text(text: str, matcher):
@@ -43,6 +44,21 @@ def test_a_loader_warning_trained_past_to_the_end_is_set_aside(matcher):
     report = diagnose([str(p) for p in sorted((R39 / "017").iterdir())], matcher)
     assert report.outcome == "healthy"
     assert [a.signature for a in report.set_aside or []] == ["dataloader.worker_exited_unexpectedly"]
+
+
+def test_a_caught_exception_is_set_aside_as_caught(matcher):
+    report = diagnose([str(R42 / "005" / "console.log")], matcher)
+    assert report.outcome == "healthy"
+    assert any("caught" in a.why for a in report.set_aside or [])
+
+
+def test_slack_shows_four_and_says_how_many_more(matcher):
+    report = diagnose([str(R42 / "005" / "console.log")], matcher)
+    first = (report.set_aside or [])[0]
+    many = [first.model_copy(update={"signature": f"test.sig_{i}", "line": i}) for i in range(6)]
+    _, blocks = healthy_message(report.model_copy(update={"set_aside": many}), "console.log", [])
+    text = blocks[0]["text"]["text"]
+    assert "test.sig_3" in text and "test.sig_4" not in text and "and 2 more" in text
 
 
 def test_nothing_set_aside_without_a_match_and_never_beside_a_diagnosis(matcher):
