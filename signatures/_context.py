@@ -430,7 +430,8 @@ class Surroundings:
             if h - 1 < first:
                 return None
             above = self._row(h - 1).text
-            words = self._row(h - 2).text if not above.strip() and h - 2 >= first else above
+            blank = not _LAUNCHER_PREFIX.sub("", above, count=1).strip()  # "0: " under srun --label is blank too
+            words = self._row(h - 2).text if blank and h - 2 >= first else above
             if _CHAINED.search(words):
                 continue  # printed after the traceback before it: that one's introducer is this one's
             return above[:300] if introduces(above, self._row(h).text) else None

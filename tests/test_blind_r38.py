@@ -237,3 +237,20 @@ def test_a_job_that_saved_and_exited_cleanly_after_a_cancel_is_still_told_it_was
     d = diagnose([str(R42 / "017" / "slurm-7.out")], matcher).diagnoses[0]
     assert (d.class_, d.action) == ("preemption_sigterm", "restart")
     assert diagnose([str(R37 / "022" / "slurm-12.out")], matcher).diagnoses[0].class_ == "preemption_sigterm"
+
+
+# runs_r43 (43 real runs scored blind on 8e72043)
+R43 = Path(__file__).resolve().parent / "corpus" / "blind_r43" / "runs"
+
+
+def test_a_chained_traceback_under_srun_labels_keeps_the_record_that_caught_it(matcher):
+    # "0: [04:06:50] ERROR checkpoint save attempt 1 failed; ... retrying", the first traceback, then "0: During
+    # handling of the above exception..." and a "0: " line before the second header: the srun label alone is a
+    # blank line, so the second traceback was printed by the same retrying record
+    report = diagnose([str(R43 / "018" / "console.log")], matcher)
+    assert report.outcome == "healthy"
+    assert [a.signature for a in report.set_aside or []] == ["checkpoint.zip_writer_short_write"]
+    # the same save failing with nothing saying it is retried is the failure
+    text = (R43 / "018" / "console.log").read_text()
+    unretried = text.replace("failed; pruning old checkpoints and retrying", "failed")
+    assert _top(diagnose_text(unretried, matcher))[1] == "checkpoint_disk_full"
