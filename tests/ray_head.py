@@ -26,6 +26,7 @@ import httpx
 
 MARKER = "DENPEX_RAY_HEAD"
 START_TIMEOUT = 90.0  # `ray start` takes 8-15 s on an idle 2-core machine
+SUBMIT_ATTEMPTS = 4
 
 
 class RayUnavailable(Exception):
@@ -116,10 +117,27 @@ class RayHead:
             time.sleep(0.3)
 
     def submit(self, entrypoint: str, **fields: object) -> str:
-        """POST /api/jobs/ as `ray job submit` does; the submission id."""
-        resp = self.http.post("/api/jobs/", json={"entrypoint": entrypoint, **fields})
-        resp.raise_for_status()
-        return resp.json()["submission_id"]
+        """POST /api/jobs/ as `ray job submit` does; the submission id. The id is ours, so a submission the head
+        answered with a server error (its job supervisor actor not up in time on a loaded machine: a clean-clone CI
+        run got 500s for every job) is sent again as the same job, and one the head had taken after all is found
+        by that id rather than started twice."""
+        submission_id = f"denpex-test-{secrets.token_hex(6)}"
+        body = {"entrypoint": entrypoint, "submission_id": submission_id, **fields}
+        for attempt in range(SUBMIT_ATTEMPTS):
+            resp = self.http.post("/api/jobs/", json=body)
+            if resp.status_code < 500:
+                if resp.status_code != 200 and self.http.get(f"/api/jobs/{submission_id}").status_code == 200:
+                    return submission_id  # the earlier attempt was taken after all
+                resp.raise_for_status()
+                return resp.json()["submission_id"]
+            if attempt + 1 == SUBMIT_ATTEMPTS:
+                raise httpx.HTTPStatusError(
+                    f"{resp.status_code} from POST /api/jobs/ {SUBMIT_ATTEMPTS} times: {resp.text[:300]}",
+                    request=resp.request,
+                    response=resp,
+                )
+            time.sleep(2.0 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def details(self, submission_id: str) -> dict:
         resp = self.http.get(f"/api/jobs/{submission_id}")
