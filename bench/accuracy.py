@@ -98,6 +98,7 @@ SETS = {
     "runs_r41": ROOT / "tests" / "corpus" / "blind_r41",  # pipelines, subgroups, FSDP, elastic, frozen 0712a33
     "runs_r42": ROOT / "tests" / "corpus" / "blind_r42",  # basic shapes, alarming healthy runs, frozen 86b25af
     "runs_r43": ROOT / "tests" / "corpus" / "blind_r43",  # buried failures, varied formats, frozen 8e72043
+    "runs_r44": ROOT / "tests" / "corpus" / "blind_r44",  # HF Trainer, Accelerate, Lightning, frozen a77c071
 }
 
 
