@@ -254,3 +254,19 @@ def test_a_chained_traceback_under_srun_labels_keeps_the_record_that_caught_it(m
     text = (R43 / "018" / "console.log").read_text()
     unretried = text.replace("failed; pruning old checkpoints and retrying", "failed")
     assert _top(diagnose_text(unretried, matcher))[1] == "checkpoint_disk_full"
+
+
+# runs_r44 (44 real runs through real frameworks, scored blind on a77c071)
+R44 = Path(__file__).resolve().parent / "corpus" / "blind_r44" / "runs"
+
+
+def test_a_library_raising_module_not_found_in_its_own_words_is_the_missing_dependency(matcher):
+    d = diagnose([str(R44 / "027" / "console.log")], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.values.get("module")) == (
+        "python.module_not_found",
+        "dependency_abi_mismatch",
+        "tensorboard",
+    )
+    # a ModuleNotFoundError naming nothing in quotes stays a plain exception
+    bare = "[rank0]: ModuleNotFoundError: optional backend unavailable\n"
+    assert _top(diagnose_text(bare, matcher))[0] != "python.module_not_found"
