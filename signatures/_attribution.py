@@ -222,6 +222,11 @@ class Survival:
         index = self.index.get(source, -1)
         return self._sibling_finished(source, None) or any(done > line for done in self.done.get(index, {}).values())
 
+    def restarted_and_finished(self, source: str, rank: int | None) -> bool:
+        """A line of a torchrun attempt (or of its console) before the last attempt, every worker of which said it
+        finished (see _finished_in_a_later_attempt)."""
+        return self.last_attempt_finished and self._finished_in_a_later_attempt(source, rank)
+
     def _sibling_finished(self, source: str, rank: int | None) -> bool:
         """The other stream of this torchrun worker said it finished, and no launcher saw the worker fail (by its
         rank, or its local rank: the global one on a single node)."""
@@ -282,6 +287,10 @@ def _not_a_failure(e: Event, sig: Signature, scan: ScanResult, went_on: Survival
         return "training went on after it"
     if _survived_to_the_end(e, sig, went_on):
         return "its rank trained past it and training then finished"
+    if sig.role == "root" and sig.cls not in HARDWARE and went_on.restarted_and_finished(e.source, e.rank):
+        # torchrun restarted the workers and every worker of the last attempt finished: the job recovered (a
+        # transient EIO, a flaky connection); a node's hardware fault still needs draining whatever came next
+        return "torchrun restarted the workers and the last attempt finished"
     if _agent_after_the_end(e, sig, scan, went_on):
         return "a launcher agent shutting down after every rank said training finished"
     return None

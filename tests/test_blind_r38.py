@@ -270,3 +270,24 @@ def test_a_library_raising_module_not_found_in_its_own_words_is_the_missing_depe
     # a ModuleNotFoundError naming nothing in quotes stays a plain exception
     bare = "[rank0]: ModuleNotFoundError: optional backend unavailable\n"
     assert _top(diagnose_text(bare, matcher))[0] != "python.module_not_found"
+
+
+# runs_r45 (34 real runs, 20 of them healthy, scored blind on 65c3ecc)
+R45 = Path(__file__).resolve().parent / "corpus" / "blind_r45" / "runs"
+
+
+def test_an_error_before_a_torchrun_restart_that_finished_is_set_aside(matcher, tmp_path):
+    # attempt 0: rank 1 raised EIO; torchrun restarted the workers and every worker of attempt 1 finished
+    run = R45 / "033"
+    report = diagnose([str(run / "console.log"), str(run / "elastic")], matcher)
+    assert report.outcome == "healthy"
+    assert any(a.signature == "storage.eio" and "restarted" in a.why for a in report.set_aside or [])
+    # the restarts that failed too (008): the first attempt's error is still the failure
+    failed = R45 / "008"
+    assert _top(diagnose([str(p) for p in sorted(failed.iterdir())], matcher))[1:] == ("storage_io_error", 1)
+    # without the last attempt's directory nothing shows the restart finished
+    partial = tmp_path / "elastic"
+    shutil.copytree(run / "elastic", partial)
+    for attempt in partial.glob("*/attempt_1"):
+        shutil.rmtree(attempt)
+    assert diagnose([str(run / "console.log"), str(partial)], matcher).outcome == "diagnosed"
