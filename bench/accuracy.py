@@ -113,8 +113,7 @@ def evaluate(directory: Path, matcher) -> dict:
         "rank_right": 0,
         "healthy": 0,
         "healthy_flagged": 0,
-        "healthy_flagged_alt": 0,
-        "disputed": [],  # those healthy runs flagged with their evaluator's alternative class
+        "disputed": [],  # healthy runs flagged with their evaluator's own alternative class
         "ranked": 0,
         "ranked_right": 0,
     }
@@ -145,7 +144,6 @@ def evaluate(directory: Path, matcher) -> dict:
             # that saved and exited cleanly after a scancel, which runs_r37 022 and blind_c3 023 label
             # preemption_sigterm)
             if got != "healthy" and got == row.get("alt_class"):
-                result["healthy_flagged_alt"] += 1
                 result["disputed"].append(row["file"])
         if row.get("initiating_rank") is not None:  # the rank on its own, whatever the class
             result["ranked"] += 1
@@ -182,7 +180,7 @@ def main() -> int:
         print(
             f"{name:8} class {r['class_right']}/{r['logs']} = {r['class_right'] / r['logs']:.0%}   "
             f"rank (class right) {rank}   rank (any) {ranked}   healthy flagged {r['healthy_flagged']}/{r['healthy']}"
-            + (f" ({r['healthy_flagged_alt']} as the evaluator's alternative)" if r["healthy_flagged_alt"] else "")
+            + (f" ({len(r['disputed'])} as the evaluator's alternative)" if r["disputed"] else "")
         )
         for miss in r["misses"]:
             print(f"           miss {miss}")

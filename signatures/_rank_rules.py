@@ -348,6 +348,11 @@ class Case:
         return Reason(f"first seen: {self.event.text[:160]}", self.event.source, self.event.line)
 
     @property
+    def knock_on_ranks(self) -> set[int]:
+        """The ranks whose own errors are consequences (a timeout, a lost peer)."""
+        return {r for r, s in self.view.ranks.items() if s.collateral}
+
+    @property
     def every_rank(self) -> bool:
         """The event's signature fired on two or more ranks, every rank the job is known to have among them."""
         return len(self.ranks) >= 2 and set(self.ranks) >= set(self.view.expected)
@@ -694,7 +699,7 @@ def _named_nearby(c: Case) -> Attribution | None:
 def _failed_on_their_own(c: Case) -> list[Event]:
     """The launcher's records of ranks that failed on their own, not after a knock-on error of their own (a timeout,
     a lost peer)."""
-    knock_on = {r for r, s in c.view.ranks.items() if s.collateral}
+    knock_on = c.knock_on_ranks
     return [w for w in c.launcher if w.rank is not None and failed_on_its_own(w) and w.rank not in knock_on]
 
 
@@ -720,7 +725,7 @@ def _launcher_saw_first(c: Case) -> Attribution | None:
 
 
 def _quiet_one(c: Case) -> Attribution | None:
-    knock_on = {r for r, s in c.view.ranks.items() if s.collateral}  # ranks whose own errors are consequences
+    knock_on = c.knock_on_ranks
     quiet = set(c.view.expected) - knock_on
     if not knock_on or len(quiet) != 1:
         return None

@@ -25,7 +25,7 @@ def test_real_world_accuracy(matcher):
     # a healthy label flagged with the class its evaluator also accepted is a label in dispute, counted apart (and
     # reported by bench/accuracy.py): runs_r42 017 (a job that saved and exited cleanly after a scancel), which two
     # other evaluators label preemption_sigterm in the same situation (runs_r37 022, blind_c3 023)
-    flagged = sum(r["healthy_flagged"] - r["healthy_flagged_alt"] for r in results)
+    flagged = sum(r["healthy_flagged"] - len(r["disputed"]) for r in results)
     assert flagged == 0, misses
     disputed = {(name, run) for name, r in zip(SETS, results, strict=True) for run in r["disputed"]}
     assert disputed <= {("runs_r42", "017")}, disputed
