@@ -99,6 +99,7 @@ SETS = {
     "runs_r42": ROOT / "tests" / "corpus" / "blind_r42",  # basic shapes, alarming healthy runs, frozen 86b25af
     "runs_r43": ROOT / "tests" / "corpus" / "blind_r43",  # buried failures, varied formats, frozen 8e72043
     "runs_r44": ROOT / "tests" / "corpus" / "blind_r44",  # HF Trainer, Accelerate, Lightning, frozen a77c071
+    "runs_r45": ROOT / "tests" / "corpus" / "blind_r45",  # mostly healthy runs printing alarming things, frozen 65c3ecc
 }
 
 

@@ -14,7 +14,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
-from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, PREFIX_CHARS, parse_time, strip_ansi
+from ._lines import _HOST_PATTERNS, _RANK_PATTERNS, _SRUN_LABEL, EXCEPTION_LINE, PREFIX_CHARS, parse_time, strip_ansi
 
 TRACEBACK_LOOKBACK = 80  # lines searched above an exception for its traceback
 MAX_FRAMES = 40  # `File "` lines of a traceback kept as an event's frames
@@ -34,11 +34,19 @@ _TRACEBACK = "Traceback (most recent call last)"
 # any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s"), or Python's own "Exception
 # ignored in atexit callback: <function ...>" (sys.unraisablehook prints it; the exit status is unchanged)
 _LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
-_HANDLED_RECORD = re.compile(
-    r"^.{0,80}?\b(?:WARNING|WARN)\b|\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"
-    r"|^.{0,40}?\bException ignored in\b"  # Python's unraisable hook: a __del__'s or an atexit callback's, ignored
+_RECOVERS = (
+    r"\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"
     r"|\b(?:[Ss]kipping|[Ii]gnoring|[Cc]ontinuing|[Ff]alling back|[Dd]isabling)\b"  # logged, and the work goes on (without it)
 )
+_HANDLED_RECORD = re.compile(
+    r"^.{0,80}?\b(?:WARNING|WARN)\b"
+    r"|^.{0,40}?\bException ignored in\b"  # Python's unraisable hook: a __del__'s or an atexit callback's, ignored
+    r"|" + _RECOVERS
+)
+# a record saying the work goes on without what failed: the only record trusted above an exception chain printed
+# without its first header (a bare "httpx.ConnectError: ..." first), which an uncaught chain can start with too,
+# right under a library's last WARNING before it gave up
+_RECOVERY_RECORD = re.compile(_RECOVERS)
 
 
 def introduces(above: str, header: str) -> bool:
@@ -328,6 +336,23 @@ class Surroundings:
             out.append(row.text)
         return out[::-1]
 
+    def header_introducer(self, line_no: int, ls: int, rank: int | None, header: str) -> str | None:
+        """The record that printed the traceback whose header `header` is line `line_no` (starting at data[ls]):
+        the line right above it, or, below a chained exception's words, the record above the first traceback of
+        the chain (see _introducer)."""
+        above = self.lines_before(line_no, ls, 3)
+        if not above:
+            return None
+        words = [t for t in above if _LAUNCHER_PREFIX.sub("", t, count=1).strip()]
+        if not words or not _CHAINED.search(words[-1]):
+            return above[-1] if introduces(above[-1], header) else None
+        keys = (_ALL,) if rank is None else (rank, None)
+        top = line_no - TRACEBACK_LOOKBACK
+        chain = sorted((h for key in keys for h in _between(self._numbers(key, 1), top, line_no)), reverse=True)
+        if chain:
+            return self._introducer(chain[0], chain[1 : 1 + CHAIN_DEPTH])
+        return self._headerless_introducer(line_no, header[: header.find(_TRACEBACK)], False)
+
     def lines_just_above(self, ls: int, count: int) -> list[str]:
         """lines_before(..., ls, count), read directly instead of as rows: for a line whose rows would be covered
         afresh (TRACEBACK_LOOKBACK lines decoded) only for these few, as bulk counting asks about a window's first."""
@@ -407,6 +432,13 @@ class Surroundings:
                 chain = [h for h in reversed(headers[max(0, i - CHAIN_DEPTH) : i]) if h >= line_no - TRACEBACK_LOOKBACK]
         if facts is not None and header is not None:
             facts.introduced_by = self._introducer(header, chain)
+        elif facts is not None and self._rows and line_no - 1 >= self._rows[0].number:
+            # an exception printed with no traceback above it: the first of a chain whose header comes later
+            end = self.data.find(b"\n", ls, self.n)
+            launcher = _LAUNCHER_PREFIX.match(
+                bytes(self.data[ls : min(end if end >= 0 else self.n, ls + 40)]).decode("utf-8", "replace")
+            )
+            facts.introduced_by = self._headerless_introducer(line_no, launcher.group(0) if launcher else "", True)
         files = sorted(n for key in keys for n in _between(self._numbers(key, 2), top, line_no))
         if nearest is not None and 'File "' in nearest:
             files.append(line_no)
@@ -435,6 +467,28 @@ class Surroundings:
             if _CHAINED.search(words):
                 continue  # printed after the traceback before it: that one's introducer is this one's
             return above[:300] if introduces(above, self._row(h).text) else None
+        header_text = self._row(h).text
+        return self._headerless_introducer(h, header_text[: header_text.find(_TRACEBACK)], False)
+
+    def _headerless_introducer(self, h: int, prefix: str, bare: bool) -> str | None:
+        """The record above a chain whose first exceptions were printed without a traceback (bare exception
+        lines, each followed by the chained words), when that record says the work went on without it: the line
+        above line `h` walked up past blank lines, chained words and bare exception lines with `prefix` (`bare`:
+        line `h` is one of them)."""
+        if not self._rows:
+            return None
+        first = self._rows[0].number
+        for n in range(h - 1, max(first, h - 4 * CHAIN_DEPTH) - 1, -1):
+            text = self._row(n).text
+            if not text.startswith(prefix):
+                continue  # another rank's line interleaved
+            body = text[len(prefix) :]
+            if not body.strip() or _CHAINED.search(body):
+                continue
+            if not body.startswith((" ", "\t")) and _RAISED.match(body) and EXCEPTION_LINE.search(text):
+                bare = True
+                continue
+            return text[:300] if bare and _RECOVERY_RECORD.search(body) else None
         return None
 
     def _numbers(self, key: object, kind: int) -> list[int]:

@@ -40,7 +40,6 @@ from ._context import (
     Surroundings,
     TracebackFacts,
     handled_record,
-    introduces,
     prefix_of,
     rank_and_host,
     time_of,
@@ -667,8 +666,8 @@ class _Scan(BulkCounting, RuleKinds):
         if handled_record(text):
             return True
         if _TRACEBACK in text:
-            above = st.context.lines_before(line_no, ls, 1)
-            return bool(above) and introduces(above[0], text) and handled_record(above[0])
+            record = st.context.header_introducer(line_no, ls, rank, text)
+            return record is not None and handled_record(record)
         if EXCEPTION_LINE.search(text):
             facts = TracebackFacts()
             st.context.traceback(line_no, ls, rank, facts)

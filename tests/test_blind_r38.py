@@ -291,3 +291,35 @@ def test_an_error_before_a_torchrun_restart_that_finished_is_set_aside(matcher, 
     for attempt in partial.glob("*/attempt_1"):
         shutil.rmtree(attempt)
     assert diagnose([str(run / "console.log"), str(partial)], matcher).outcome == "diagnosed"
+
+
+def test_a_chain_printed_without_its_first_header_under_a_fallback_record_is_caught(matcher):
+    # 030: logger.warning("could not fetch ...; falling back to the local copy", exc_info=True) printed the hub's
+    # chain, whose first two exceptions come bare (no traceback), on both ranks; both then trained to the end
+    report = diagnose([str(R45 / "030" / "console.log")], matcher)
+    assert report.outcome == "healthy"
+    assert any(a.signature == "hf_hub.cannot_connect" and a.why.startswith("caught") for a in report.set_aside or [])
+    # the same chain under the library's own last WARNING (it gave up and raised) is the failure (runs_r44 036)
+    assert _top(diagnose([str(R44 / "036" / "console.log")], matcher))[1] == "hub_network_error"
+
+
+CHAIN_BARE_FIRST = """2026-12-07 05:06:12,261 - WARNING - loader - {record}
+httpcore.ConnectError: [Errno 111] Connection refused
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/job/train.py", line 50, in <module>
+    shard = fetch(url)
+OSError: could not read shard from http://10.0.0.5:8000/shard-00017
+"""
+
+
+def test_only_a_record_saying_the_work_goes_on_vouches_for_a_chain_without_its_first_header(matcher):
+    caught = diagnose_text(CHAIN_BARE_FIRST.format(record="shard fetch failed; skipping shard 17"), matcher)
+    assert caught.outcome == "healthy"
+    # a warning that says nothing of going on is what a library logs before it gives up and raises
+    raised = diagnose_text(
+        CHAIN_BARE_FIRST.format(record="'[Errno 111] Connection refused' thrown while requesting"), matcher
+    )
+    assert raised.outcome == "diagnosed"
