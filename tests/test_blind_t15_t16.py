@@ -281,3 +281,19 @@ def test_a_trainer_logging_through_pythons_default_format_is_a_training_log(matc
     # prose with a phase and an epoch in words, or one loss-named field, is no log
     prose = "The results for training epoch three are below.\nOur loss_weight: see the table.\n"
     assert _text("notes.txt", prose, matcher).outcome == "not_a_log"
+
+
+T22 = HERE / "blind_t22" / "logs"
+
+
+def test_an_http_request_whose_connection_was_aborted_is_the_download_not_a_lost_peer(matcher):
+    # requests' ConnectionError ('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer')) on the
+    # one worker torchrun saw fail (local_rank 5), after which it sent SIGTERM to the other seven
+    assert _top(diagnose([str(T22 / "011_vicuna_finetune_8proc.log")], matcher)) == (
+        "net.http_connection_aborted",
+        "hub_network_error",
+        5,
+    )
+    # gloo's own reset between ranks stays a lost peer
+    gloo = "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection reset by peer [10.0.0.12]:29500\n"
+    assert _top(_text("train.log", gloo, matcher))[1] == "nccl_remote_peer_exited"
