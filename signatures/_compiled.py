@@ -168,4 +168,9 @@ class _ShapeScanner:
 
 
 # warnings, deprecations and the like: not error-like whatever words they hold
-_BENIGN = _Lazy(r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b", False)
+# (and a metric named "error" with its value: "Top1 error: 100.0000", "val error=0.53", "error rate: 12.5%")
+_BENIGN = _Lazy(
+    r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b"
+    r"|\berror(?: rate)?(?:: |=) ?-?\d+\.\d+",
+    False,
+)

@@ -15,6 +15,7 @@ from pydantic import Field, SkipValidation
 from ._attribution import Finding, Survival
 from ._draft import message_of
 from ._events import Event, ScanResult
+from ._library import TaxonomyClass
 from ._lines import iso
 from ._models import (
     Attribution,
@@ -95,7 +96,7 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
             seen_ranks.add(other.rank)
     evidence += [_evidence(r, "related") for r in f.related[:EVIDENCE_RELATED]]
     evidence += [_evidence(w, "launcher") for w in f.launcher[:EVIDENCE_LAUNCHER]]
-    rule = f.attribution.rule if f.attribution is not None else None
+    action, action_reason = _action(f.attribution.rule if f.attribution is not None else None, sig, cls)
     return Diagnosis(
         signature=sig.id,
         class_=sig.cls,
@@ -126,9 +127,19 @@ def _diagnosis(f: Finding, taxonomy: dict | None = None) -> Diagnosis:
         references=sig.references,
         related=sig.related,
         attribution=Attribution.model_validate(f.attribution, from_attributes=True),
-        action=_ACTION_BY_RULE[rule][0] if rule in _ACTION_BY_RULE else cls.action if cls else "fix_and_restart",
-        action_reason=_ACTION_BY_RULE[rule][1] if rule in _ACTION_BY_RULE else cls.action_reason if cls else "",
+        action=action,
+        action_reason=action_reason,
     )
+
+
+def _action(rule: str | None, sig: Signature, cls: TaxonomyClass | None) -> tuple[str, str]:
+    """Can I just requeue? The attribution's story first (a rank that left on its own), then the signature's own
+    answer where it differs from its class's (a wrong init_method), then its class's."""
+    if rule in _ACTION_BY_RULE:
+        return _ACTION_BY_RULE[rule]
+    if sig.action is not None and sig.action_reason is not None:
+        return sig.action, sig.action_reason
+    return (cls.action, cls.action_reason) if cls else ("fix_and_restart", "")
 
 
 # attribution rules whose story decides the action whatever the class of the line that showed it: a rank that left

@@ -165,6 +165,10 @@ class Signature(_Strict):
     blame: Literal["self", "peer"] = "self"
     condition: Literal["any", "all"] = "any"
     context: Literal["line", "traceback"] = "line"
+    # "can I just requeue?" for this signature when it differs from its class's (a rendezvous that failed because
+    # the init_method is wrong will fail again: fix it first), with its one-line reason; both or neither
+    action: Literal["restart", "drain_and_restart", "fix_and_restart"] | None = None
+    action_reason: str | None = Field(None, min_length=10)
 
     patterns: list[Pattern] = Field(default_factory=list)
     exclude: list[Exclude] = Field(default_factory=list)
@@ -239,6 +243,8 @@ class Signature(_Strict):
                     raise ValueError(f"trend pattern {p.regex!r} needs a named group `value`")
         if self.condition == "all" and len(self.patterns) < 2:
             raise ValueError("condition = 'all' needs at least two patterns")
+        if (self.action is None) != (self.action_reason is None):
+            raise ValueError("`action` and `action_reason` go together: say why this signature's answer differs")
         kinds = {c.kind for c in self.cases}
         if kinds != {"match", "near_miss"}:
             raise ValueError("cases need at least one 'match' and one 'near_miss'")

@@ -297,3 +297,25 @@ def test_an_http_request_whose_connection_was_aborted_is_the_download_not_a_lost
     # gloo's own reset between ranks stays a lost peer
     gloo = "[rank1]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection reset by peer [10.0.0.12]:29500\n"
     assert _top(_text("train.log", gloo, matcher))[1] == "nccl_remote_peer_exited"
+
+
+T23 = HERE / "blind_t23" / "logs"
+
+
+def test_a_metric_named_error_is_no_error_line(matcher):
+    # "Top1 error: 100.0000 Top5 error: 100.0000" on every progress line of a healthy start
+    assert diagnose([str(T23 / "011_image_retrieval_four_gpu_start.log")], matcher).outcome == "healthy"
+    # an error whose message starts with a number is still one
+    text = 'step 5 loss 2.1\nTraceback (most recent call last):\n  File "a.py", line 3\nRangeError: 2.5 out of range\n'
+    assert _text("train.log", text, matcher).outcome == "diagnosed"
+
+
+def test_an_init_method_missing_what_it_needs_is_a_rendezvous_to_fix_before_a_requeue(matcher):
+    d = diagnose([str(T23 / "007_speech_recipe_file_init.log")], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.values["scheme"]) == ("c10d.init_method_incomplete", "rendezvous_failure", "file")
+    assert d.action == "fix_and_restart"  # its class's answer is "restart"; this signature's is its own
+    # a rendezvous that timed out keeps its class's answer
+    timed_out = (
+        "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 3/4 clients joined.\n"
+    )
+    assert _text("agent.log", timed_out, matcher).diagnoses[0].action == "restart"

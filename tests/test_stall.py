@@ -128,6 +128,12 @@ def test_a_signature_made_by_a_rule_has_no_patterns_of_its_own():
     Signature.model_validate(base)
     with pytest.raises(ValueError, match="made_by"):
         Signature.model_validate(base | {"patterns": [{"literal": "hung job", "regex": "hung job"}]})
+    # a signature's own answer to "can I just requeue?" comes with its reason, or not at all
+    Signature.model_validate(base | {"action": "fix_and_restart", "action_reason": "a reason long enough"})
+    with pytest.raises(ValueError, match="action"):
+        Signature.model_validate(base | {"action": "fix_and_restart"})
+    with pytest.raises(ValueError, match="action"):
+        Signature.model_validate(base | {"action": "requeue", "action_reason": "a reason long enough"})
 
 
 MADE = CORPUS / "made_r19" / "runs"
