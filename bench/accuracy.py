@@ -102,6 +102,7 @@ SETS = {
     "runs_r43": ROOT / "tests" / "corpus" / "blind_r43",  # buried failures, varied formats, frozen 8e72043
     "runs_r44": ROOT / "tests" / "corpus" / "blind_r44",  # HF Trainer, Accelerate, Lightning, frozen a77c071
     "runs_r45": ROOT / "tests" / "corpus" / "blind_r45",  # mostly healthy runs printing alarming things, frozen 65c3ecc
+    "runs_r46": ROOT / "tests" / "corpus" / "blind_r46",  # long noisy logs, Slurm signal handlers, frozen 1825bc4
 }
 
 

@@ -273,10 +273,19 @@ def _survived_to_the_end(e: Event, sig: Signature, went_on: Survival) -> bool:
 SET_ASIDE_KEPT = 8  # signatures whose events were set aside as no failure, the first of each kept for the report
 
 
-def _not_a_failure(e: Event, sig: Signature, scan: ScanResult, went_on: Survival) -> str | None:
+def _not_a_failure(
+    e: Event, sig: Signature, scan: ScanResult, went_on: Survival, sigs: dict[str, Signature]
+) -> str | None:
     """Why event `e` did not stop the run, or None when it may have."""
     if e.handled:
         return "caught: its traceback shows the program handled it"
+    if _requeued_and_went_on(e, went_on):
+        return "the job was requeued and its next run went on training"
+    if sig.id == WARNING_HANDLED and _stopped_as_planned(e, scan, sigs, went_on):
+        return (
+            "the job's own handler caught the scheduler's warning signal, saved and stopped, and nothing failed "
+            "after it: a planned stop (resubmit or requeue to go on from its checkpoint)"
+        )
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
     if (
         (_is_fallback(sig) or _recoverable(sig))
@@ -294,6 +303,33 @@ def _not_a_failure(e: Event, sig: Signature, scan: ScanResult, went_on: Survival
     if _agent_after_the_end(e, sig, scan, went_on):
         return "a launcher agent shutting down after every rank said training finished"
     return None
+
+
+WARNING_HANDLED = "train.warning_signal_handled"  # a handler's words on catching sbatch --signal's warning
+
+
+def _requeued_and_went_on(e: Event, went_on: Survival) -> bool:
+    """Slurm cancelling the job or step to requeue it (scontrol requeue: "CANCELLED AT ... DUE TO JOB REQUEUE"),
+    after which the ranks in the same log trained again: the requeued run resumed, the cancel stopped nothing."""
+    return "REQUEUE" in e.values.get("reason", "") and went_on(e.source, e.line, e.rank)
+
+
+def _stopped_as_planned(e: Event, scan: ScanResult, sigs: dict[str, Signature], went_on: Survival) -> bool:
+    """A handler's words on catching the scheduler's advance warning (sbatch --signal=USR1@N: save, then exit or
+    requeue), after which nothing in its log failed: no failure of a rank, no knock-on (a rank that saved and left
+    while another waited), no launcher's record of a rank ending on its own; only more of the handlers' words, the
+    requeue's cancel that the next run trained after, and the step's teardown records."""
+    for x in scan.events:
+        if x is e or (x.source_index == e.source_index and x.line <= e.line):
+            continue
+        role = sigs[x.sig_id].role
+        if role == "wrapper" and failed_on_its_own(x):
+            return False
+        if x.source_index != e.source_index or x.sig_id == WARNING_HANDLED or role == "wrapper":
+            continue
+        if not _requeued_and_went_on(x, went_on):
+            return False
+    return True
 
 
 def _agent_after_the_end(e: Event, sig: Signature, scan: ScanResult, went_on: Survival) -> bool:
@@ -363,7 +399,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     went_on = Survival(scan, failed_ranks)
     kept_events = []
     for e in events:
-        why = _not_a_failure(e, sigs[e.sig_id], scan, went_on)
+        why = _not_a_failure(e, sigs[e.sig_id], scan, went_on, sigs)
         if why is None:
             kept_events.append(e)
         elif len(scan.set_aside) < SET_ASIDE_KEPT and all(o.sig_id != e.sig_id for o, _ in scan.set_aside):

@@ -37,9 +37,11 @@ def _time_key(events: list[Event]):
 
     def key(e: Event):
         if single_source:
-            return (0.0, e.source_index, e.line)
-        t = e.eff_time if e.eff_time is not None else bound.get(id(e), math.inf)
-        return (t, e.source_index, e.line)
+            return (0.0, 0, e.source_index, e.line)
+        if e.eff_time is not None:
+            return (e.eff_time, 1, e.source_index, e.line)
+        # before the timed event that bounds it, even in another source stamped at the same instant
+        return (bound.get(id(e), math.inf), 0, e.source_index, e.line)
 
     return key
 

@@ -323,3 +323,48 @@ def test_only_a_record_saying_the_work_goes_on_vouches_for_a_chain_without_its_f
         CHAIN_BARE_FIRST.format(record="'[Errno 111] Connection refused' thrown while requesting"), matcher
     )
     assert raised.outcome == "diagnosed"
+
+
+# runs_r46 (36 real runs with long noisy logs, scored blind on 1825bc4)
+R46 = Path(__file__).resolve().parent / "corpus" / "blind_r46" / "runs"
+
+
+def test_a_warning_signal_the_jobs_handler_saved_and_stopped_on_is_a_planned_stop(matcher):
+    # sbatch --signal=USR1@170: every rank's handler saved at step 446 and exited cleanly; nothing failed after
+    report = diagnose([str(R46 / "009" / "slurm-12.out")], matcher)
+    assert report.outcome == "healthy"
+    assert any(a.signature == "train.warning_signal_handled" and "planned" in a.why for a in report.set_aside or [])
+    # the same handler, then the time limit struck before the save finished: the limit ended it
+    text = (R46 / "009" / "slurm-12.out").read_text().splitlines()[:894]
+    limit = "slurmstepd-vm: error: *** JOB 12 ON vm CANCELLED AT 2026-12-07T05:40:01 DUE TO TIME LIMIT ***"
+    assert _top(diagnose_text("\n".join([*text, limit]) + "\n", matcher))[1] == "slurm_time_limit"
+
+
+def test_a_requeue_the_job_asked_for_and_trained_on_after_is_no_preemption(matcher):
+    # USR1: save, scontrol requeue ("CANCELLED ... DUE TO JOB REQUEUE"); the requeued run resumed and saved again
+    report = diagnose([str(R46 / "032" / "slurm-1.out")], matcher)
+    assert report.outcome == "healthy"
+    assert any(a.signature == "slurm.job_cancelled" and "requeued" in a.why for a in report.set_aside or [])
+    # a requeue cancel the log does not show training after is still the job being stopped
+    lines = (R46 / "032" / "slurm-1.out").read_text().splitlines()[:1452]
+    assert _top(diagnose_text("\n".join(lines) + "\n", matcher))[1] == "preemption_sigterm"
+
+
+def test_tasks_killed_by_the_warning_signal_itself_are_the_job_told_to_stop(matcher):
+    # the handler was installed after the signal came: srun saw every task end on SIGUSR1
+    assert _top(diagnose([str(R46 / "034" / "slurm-3.out")], matcher)) == (
+        "slurm.tasks_killed_by_user_signal",
+        "preemption_sigterm",
+        None,
+    )
+
+
+def test_an_untimed_failure_of_a_first_attempt_comes_before_the_restart_stamped_at_once(matcher):
+    # attempt 0: rank 1's ConnectionError (no timestamp); attempt 1: rank 0's gloo connectFullMesh, whose stamp is
+    # also the first of attempt 1 (the bound of everything in attempt 0): the first attempt's failure started it
+    run = R46 / "008"
+    assert _top(diagnose([str(run / "console.log"), str(run / "tlogs")], matcher)) == (
+        "python.uncaught_exception",
+        "python_exception_other",
+        1,
+    )
