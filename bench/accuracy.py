@@ -54,6 +54,7 @@ SETS = {
     "blind_t21": ROOT / "tests" / "realworld" / "blind_t21",  # research code, smaller frameworks, frozen 8e72043
     "blind_t22": ROOT / "tests" / "realworld" / "blind_t22",  # research code, smaller frameworks, frozen 1825bc4
     "blind_t23": ROOT / "tests" / "realworld" / "blind_t23",  # research code, frozen 1d3835d
+    "blind_t24": ROOT / "tests" / "realworld" / "blind_t24",  # web pages (forums, blogs), frozen 1fb598e
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes

@@ -319,3 +319,20 @@ def test_an_init_method_missing_what_it_needs_is_a_rendezvous_to_fix_before_a_re
         "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 3/4 clients joined.\n"
     )
     assert _text("agent.log", timed_out, matcher).diagnoses[0].action == "restart"
+
+
+T24 = HERE / "blind_t24" / "logs"
+
+
+def test_eaddrinuse_with_its_fields_one_per_line_is_the_port_in_use(matcher):
+    assert _top(diagnose([str(T24 / "001_maca_docker_torchrun_llamafactory.log")], matcher))[1] == "port_in_use"
+
+
+def test_a_ray_actor_that_died_with_no_reason_given_is_a_lost_peer_not_a_node(matcher):
+    assert _top(diagnose([str(T24 / "007_rl_ppo_ray_colocated_workers.log")], matcher))[:2] == (
+        "ray.actor_died",
+        "nccl_remote_peer_exited",
+    )
+    # with Ray's reason line saying the node died, it is the node
+    t8 = HERE / "blind_t8" / "logs" / "013_ray_train_multinode_node_died.log"
+    assert _top(diagnose([str(t8)], matcher))[:2] == ("ray.node_died", "node_failure")
