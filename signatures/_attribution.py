@@ -283,8 +283,9 @@ def _not_a_failure(
         return "the job was requeued and its next run went on training"
     if sig.id == WARNING_HANDLED and _stopped_as_planned(e, scan, sigs, went_on):
         return (
-            "the job's own handler caught the scheduler's warning signal, saved and stopped, and nothing failed "
-            "after it: a planned stop (resubmit or requeue to go on from its checkpoint)"
+            "the job's own handler caught the scheduler's warning signal and the job stopped as it planned (its "
+            "checkpoint written, a clean exit or a requeue), with nothing failing after it: resubmit or requeue to go "
+            "on from its checkpoint if nothing else will"
         )
     # a thread's exception leaves the process training without what the thread did: it may still be the cause
     if (
@@ -311,25 +312,40 @@ WARNING_HANDLED = "train.warning_signal_handled"  # a handler's words on catchin
 def _requeued_and_went_on(e: Event, went_on: Survival) -> bool:
     """Slurm cancelling the job or step to requeue it (scontrol requeue: "CANCELLED AT ... DUE TO JOB REQUEUE"),
     after which the ranks in the same log trained again: the requeued run resumed, the cancel stopped nothing."""
-    return "REQUEUE" in e.values.get("reason", "") and went_on(e.source, e.line, e.rank)
+    return e.sig_id == CANCELLED and "REQUEUE" in e.values.get("reason", "") and went_on(e.source, e.line, e.rank)
+
+
+CANCELLED = "slurm.job_cancelled"
+# what a rank or the job script says once the stop it planned is done: the checkpoint written, a clean exit
+_CLEAN_STOP = re.compile(
+    r"(?i)\b(?:checkpoint|state|model)\b[^\n]{0,60}?\b(?:written|saved|done|completed?|finished)\b"
+    r"|\bexit(?:ing|ed)?\b[^\n]{0,20}?\b(?:cleanly|normally|0)\b|\brc=0\b|\bexit (?:code|status) 0\b"
+)
+# ... or that the job meant to go on and could not: a requeue refused or not made
+_NOT_REQUEUED = re.compile(r"(?i)not requeu|requeue (?:is )?disabled|requeue failed|could not requeue|cannot requeue")
 
 
 def _stopped_as_planned(e: Event, scan: ScanResult, sigs: dict[str, Signature], went_on: Survival) -> bool:
     """A handler's words on catching the scheduler's advance warning (sbatch --signal=USR1@N: save, then exit or
-    requeue), after which nothing in its log failed: no failure of a rank, no knock-on (a rank that saved and left
-    while another waited), no launcher's record of a rank ending on its own; only more of the handlers' words, the
-    requeue's cancel that the next run trained after, and the step's teardown records."""
-    for x in scan.events:
-        if x is e or (x.source_index == e.source_index and x.line <= e.line):
-            continue
-        role = sigs[x.sig_id].role
-        if role == "wrapper" and failed_on_its_own(x):
+    requeue), when the stop then happened as planned: the job requeued itself and its next run trained on (a
+    "DUE TO JOB REQUEUE" cancel the ranks trained after, the step's teardown records before it), or, with nothing
+    at all after the handler's words in its log but more of them, the ranks' or the job script's last words say
+    the checkpoint was written or they exited cleanly, and none says a requeue it wanted was not made. Nothing of
+    another log may be shown to come after it either (a rank that saved and left while another failed)."""
+    later = sorted(
+        (x for x in scan.events if x is not e and x.source_index == e.source_index and x.line > e.line),
+        key=lambda x: x.line,
+    )
+    requeue = next((i for i, x in enumerate(later) if _requeued_and_went_on(x, went_on)), None)
+    for x in later[: requeue if requeue is not None else len(later)]:
+        if x.sig_id != WARNING_HANDLED and not (requeue is not None and sigs[x.sig_id].role == "wrapper"):
             return False
-        if x.source_index != e.source_index or x.sig_id == WARNING_HANDLED or role == "wrapper":
-            continue
-        if not _requeued_and_went_on(x, went_on):
-            return False
-    return True
+    if any(x.source_index != e.source_index and x.sig_id != WARNING_HANDLED and not _before(x, e) for x in scan.events):
+        return False
+    if requeue is not None:
+        return True
+    words = [w.text for (index, _), w in scan.last_words.items() if index == e.source_index and w.line > e.line]
+    return any(_CLEAN_STOP.search(w) for w in words) and not any(_NOT_REQUEUED.search(w) for w in words)
 
 
 def _agent_after_the_end(e: Event, sig: Signature, scan: ScanResult, went_on: Survival) -> bool:

@@ -168,9 +168,11 @@ class _ShapeScanner:
 
 
 # warnings, deprecations and the like: not error-like whatever words they hold
-# (and a metric named "error" with its value: "Top1 error: 100.0000", "val error=0.53", "error rate: 12.5%")
+# (and a metric named "error" with its value, after the metric's own name, in lower case: "Top1 error: 100.0000",
+# "val error=0.53", "train_error: 0.125"; not "ERROR: 12.5 GiB requested", not "fatal error: 10.0.0.12:29500")
 _BENIGN = _Lazy(
     r"(?i)warn(?:ing)?\b|\bwarnings?\.warn|deprecat|error_file|error_file:|errors\.html|0 errors?\b"
-    r"|\berror(?: rate)?(?:: |=) ?-?\d+\.\d+",
+    r"|(?-i:\b(?:[Tt]op-?[0-9]+|[a-z]+_|val|train|test|eval|valid|mean|avg|word|char|abs|rel|class)[ _]?error"
+    r"(?: rate)?(?:: |=) ?-?[0-9]+\.[0-9]+(?:[ ,;|%)}]|$))",
     False,
 )

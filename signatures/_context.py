@@ -43,10 +43,36 @@ _HANDLED_RECORD = re.compile(
     r"|^.{0,40}?\bException ignored in\b"  # Python's unraisable hook: a __del__'s or an atexit callback's, ignored
     r"|" + _RECOVERS
 )
-# a record saying the work goes on without what failed: the only record trusted above an exception chain printed
-# without its first header (a bare "httpx.ConnectError: ..." first), which an uncaught chain can start with too,
-# right under a library's last WARNING before it gave up
-_RECOVERY_RECORD = re.compile(_RECOVERS)
+# Above an exception chain printed without its first header (a bare "httpx.ConnectError: ..." first), which an
+# uncaught chain can start with too, right under a library's last WARNING before it gave up, only a record at
+# WARNING that says the work goes on without what failed vouches for it (logger.warning("...; falling back to the
+# local copy", exc_info=True)): not one at ERROR, not a negation ("not retrying", "giving up"), not the word inside a
+# path (/data/skipping-rope/)
+_WARNING_LEVEL = re.compile(r"^.{0,80}?\b(?:WARNING|WARN)\b")
+_RECOVERY_WORDS = re.compile(
+    r"(?<![/\w.-])(?:[Rr]etrying in \d|[Ww]ill retry|[Ss]kipping|[Ii]gnoring|[Cc]ontinuing without|[Ff]alling back"
+    r"|[Dd]isabling)(?![\w/-])"
+)
+_GIVES_UP = re.compile(r"(?i)\bnot retrying|giving up|gave up|no longer|\b(?:ERROR|CRITICAL|FATAL)\b")
+
+
+def vouches_for_bare_chain(record: str) -> bool:
+    """A record that can have printed an exception chain whose first exception came without a traceback header."""
+    return bool(_WARNING_LEVEL.search(record) and _RECOVERY_WORDS.search(record) and not _GIVES_UP.search(record))
+
+
+def _body(text: str, prefix: str) -> str | None:
+    """A line's text after the launcher prefix `prefix` (and the space torch puts after "[rank1]:"), or None when it
+    does not carry that prefix (another rank's line)."""
+    if not text.startswith(prefix):
+        return None
+    body = text[len(prefix) :]
+    return body[1:] if prefix.endswith(":") and body.startswith(" ") else body
+
+
+def _bare_exception(body: str, text: str) -> bool:
+    """An exception line on its own ("httpx.ConnectError: [Errno 111] ..."): not indented, a dotted name and a colon."""
+    return not body.startswith((" ", "\t")) and bool(_RAISED.match(body)) and bool(EXCEPTION_LINE.search(text))
 
 
 def introduces(above: str, header: str) -> bool:
@@ -64,7 +90,9 @@ def handled_record(line: str) -> bool:
 @dataclass
 class TracebackFacts:
     frames: list[str] = field(default_factory=list)  # every `File "` line
-    introduced_by: str | None = None  # the line right above "Traceback (most recent call last)"
+    # the record that printed the traceback: the line right above "Traceback (most recent call last)", or above the
+    # first exception of the chain it ends (see Surroundings._chain_record)
+    introduced_by: str | None = None
 
     @property
     def in_thread(self) -> bool:
@@ -80,6 +108,7 @@ class TracebackFacts:
 
 _UNSET = object()
 CHAIN_DEPTH = 3  # chained tracebacks looked through for the record that printed the first
+CHAIN_SCAN = 6  # lines looked through below a bare exception line for the chained words
 _CHAINED = re.compile(r"During handling of the above exception|direct cause of the following exception")
 # a launcher prefix ("0: ", "[rank3]: ", "[default3]:") before the message
 # the line that ends a traceback, once its prefix is removed: `KeyError: 'label'`, `pkg.WidgetJam: ...`, `MemoryError`
@@ -346,12 +375,7 @@ class Surroundings:
         words = [t for t in above if _LAUNCHER_PREFIX.sub("", t, count=1).strip()]
         if not words or not _CHAINED.search(words[-1]):
             return above[-1] if introduces(above[-1], header) else None
-        keys = (_ALL,) if rank is None else (rank, None)
-        top = line_no - TRACEBACK_LOOKBACK
-        chain = sorted((h for key in keys for h in _between(self._numbers(key, 1), top, line_no)), reverse=True)
-        if chain:
-            return self._introducer(chain[0], chain[1 : 1 + CHAIN_DEPTH])
-        return self._headerless_introducer(line_no, header[: header.find(_TRACEBACK)], False)
+        return self._chain_record(line_no, header[: header.find(_TRACEBACK)], rank)
 
     def lines_just_above(self, ls: int, count: int) -> list[str]:
         """lines_before(..., ls, count), read directly instead of as rows: for a line whose rows would be covered
@@ -423,22 +447,15 @@ class Surroundings:
         self._cover(line_no, ls)
         top = line_no - TRACEBACK_LOOKBACK + (nearest is not None)
         header = None
-        chain: list[int] = []  # the earlier headers of the same key, nearest first (a chained exception's)
         for key in keys:
             headers = self._numbers(key, 1)
             i = bisect_left(headers, line_no) - 1
             if i >= 0 and headers[i] >= top:
                 top, header = headers[i] + 1, headers[i]
-                chain = [h for h in reversed(headers[max(0, i - CHAIN_DEPTH) : i]) if h >= line_no - TRACEBACK_LOOKBACK]
         if facts is not None and header is not None:
-            facts.introduced_by = self._introducer(header, chain)
+            facts.introduced_by = self._introducer(header, rank)
         elif facts is not None and self._rows and line_no - 1 >= self._rows[0].number:
-            # an exception printed with no traceback above it: the first of a chain whose header comes later
-            end = self.data.find(b"\n", ls, self.n)
-            launcher = _LAUNCHER_PREFIX.match(
-                bytes(self.data[ls : min(end if end >= 0 else self.n, ls + 40)]).decode("utf-8", "replace")
-            )
-            facts.introduced_by = self._headerless_introducer(line_no, launcher.group(0) if launcher else "", True)
+            facts.introduced_by = self._bare_introducer(line_no, ls, rank)
         files = sorted(n for key in keys for n in _between(self._numbers(key, 2), top, line_no))
         if nearest is not None and 'File "' in nearest:
             files.append(line_no)
@@ -453,43 +470,106 @@ class Surroundings:
             texts.append(nearest)
         return texts
 
-    def _introducer(self, header: int, chain: list[int]) -> str | None:
+    def _introducer(self, header: int, rank: int | None) -> str | None:
         """The line right above a traceback's header when it can be the record that printed it. A chained
         exception's header ("During handling of the above exception, another exception occurred:") is printed
-        with the first one: its introducer is the first traceback's."""
+        with the first one: its introducer is the first exception's, found by walking up the chain (_chain_record)."""
         first = self._rows[0].number
-        for h in [header, *chain]:
-            if h - 1 < first:
-                return None
-            above = self._row(h - 1).text
-            blank = not _LAUNCHER_PREFIX.sub("", above, count=1).strip()  # "0: " under srun --label is blank too
-            words = self._row(h - 2).text if blank and h - 2 >= first else above
-            if _CHAINED.search(words):
-                continue  # printed after the traceback before it: that one's introducer is this one's
-            return above[:300] if introduces(above, self._row(h).text) else None
-        header_text = self._row(h).text
-        return self._headerless_introducer(h, header_text[: header_text.find(_TRACEBACK)], False)
-
-    def _headerless_introducer(self, h: int, prefix: str, bare: bool) -> str | None:
-        """The record above a chain whose first exceptions were printed without a traceback (bare exception
-        lines, each followed by the chained words), when that record says the work went on without it: the line
-        above line `h` walked up past blank lines, chained words and bare exception lines with `prefix` (`bare`:
-        line `h` is one of them)."""
-        if not self._rows:
+        if header - 1 < first:
             return None
-        first = self._rows[0].number
-        for n in range(h - 1, max(first, h - 4 * CHAIN_DEPTH) - 1, -1):
-            text = self._row(n).text
-            if not text.startswith(prefix):
-                continue  # another rank's line interleaved
-            body = text[len(prefix) :]
-            if not body.strip() or _CHAINED.search(body):
-                continue
-            if not body.startswith((" ", "\t")) and _RAISED.match(body) and EXCEPTION_LINE.search(text):
-                bare = True
-                continue
-            return text[:300] if bare and _RECOVERY_RECORD.search(body) else None
+        above = self._row(header - 1).text
+        blank = not _LAUNCHER_PREFIX.sub("", above, count=1).strip()  # "0: " under srun --label is blank too
+        words = self._row(header - 2).text if blank and header - 2 >= first else above
+        text = self._row(header).text
+        if _CHAINED.search(words):  # printed after the exception before it: that one's introducer is this one's
+            return self._chain_record(header, text[: text.find(_TRACEBACK)], rank)
+        return above[:300] if introduces(above, text) else None
+
+    def _bare_introducer(self, line_no: int, ls: int, rank: int | None) -> str | None:
+        """For an exception line printed with no traceback above it (a bare "httpx.ConnectError: ...") that the
+        chained words follow: the record that printed the chain it begins, when that record vouches for it."""
+        end = self.data.find(b"\n", ls, self.n)
+        end = self.n if end < 0 else end
+        text = _decode(self.data[ls:end])
+        launcher = _LAUNCHER_PREFIX.match(text)
+        prefix = launcher.group(0) if launcher else ""
+        body = _body(text, prefix)
+        if body is None or not _bare_exception(body, text) or not self._chained_below(end, prefix):
+            return None
+        return self._chain_record(line_no, prefix, rank, bare=True)
+
+    def _chained_below(self, le: int, prefix: str) -> bool:
+        """The next non-blank line with `prefix` below the line ending at data[le] is a chained exception's words."""
+        pos = le + 1
+        for _ in range(CHAIN_SCAN):
+            if pos >= self.n:
+                return False
+            text, _, end = self._view_below(pos, le)
+            pos = end + 1
+            body = _body(text, prefix)
+            if body is not None and body.strip():
+                return bool(_CHAINED.search(body))
+        return False
+
+    def _chain_record(self, start: int, prefix: str, rank: int | None, bare: bool = False) -> str | None:
+        """The record above the first exception of the chain whose element begins at row `start` (a traceback's
+        header, or a bare exception line when `bare`), when it can have printed the chain: walked up element by
+        element (the chained words, then the earlier exception: its message lines, frames and code up to its
+        header, or a bare exception line) over rows with `prefix` and of `rank` only, and given up at any other
+        record inside (a chain must be whole: an earlier, unrelated traceback is not its start). A chain whose
+        first exception is bare is vouched for only by a warning that says the work went on (see
+        vouches_for_bare_chain); one that starts with a header by the line right above that header (introduces)."""
+        rows = self._own_rows(start - 1, prefix, rank)
+        head = start
+        for _ in range(CHAIN_DEPTH + 1):
+            above = next(rows, None)
+            if above is None:
+                return None
+            n, text, body = above
+            if not _CHAINED.search(body):  # the chain's first element: what printed it is right above
+                if bare:
+                    return text[:300] if vouches_for_bare_chain(body) else None
+                return text[:300] if introduces(text, self._row(head).text) else None
+            # the earlier element ends above its chained words: up through its lines to its first
+            element = self._element_top(rows)
+            if element is None:
+                return None
+            head, bare, rows = element[0], element[1], self._own_rows(element[0] - 1, prefix, rank)
         return None
+
+    def _element_top(self, rows) -> tuple[int, bool, object] | None:
+        """Up through one exception of a chain, from the rows above its chained words (nearest first): its first
+        row and whether it is bare (an exception line with nothing of a traceback above it), or None when another
+        record comes first."""
+        pending: tuple[int, str] | None = None  # an exception line that is the element's first row unless frames
+        for n, text, body in rows:
+            if _TRACEBACK in body:
+                return n, False, None
+            if pending is not None:
+                if body.startswith((" ", "\t")) or 'File "' in body:
+                    pending = None  # a traceback's frames above it: go on up to its header
+                else:
+                    return pending[0], True, None
+            if _NEW_RECORD.match(body):
+                return None
+            if _bare_exception(body, text):
+                pending = (n, body)
+        return (pending[0], True, None) if pending is not None else None
+
+    def _own_rows(self, n: int, prefix: str, rank: int | None):
+        """The non-blank rows from `n` up (nearest first) that carry `prefix` and are not another rank's, each as
+        (number, text, body without the prefix), at most TRACEBACK_LOOKBACK of them."""
+        if not self._rows:
+            return
+        first = self._rows[0].number
+        for number in range(n, max(first, n - TRACEBACK_LOOKBACK) - 1, -1):
+            row = self._row(number)
+            if rank is not None and row.rank is not None and row.rank != rank:
+                continue
+            body = _body(row.text, prefix)
+            if body is None or not body.strip():
+                continue
+            yield number, row.text, body
 
     def _numbers(self, key: object, kind: int) -> list[int]:
         """The numbers of the rows of rank `key`: all (kind 0), traceback headers (1), `File "` frames (2)."""

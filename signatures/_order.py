@@ -20,6 +20,7 @@ def _time_key(events: list[Event]):
     just before that one, not after every timed event (a first attempt's traceback printed before any timestamp)."""
     single_source = len({e.source_index for e in events}) <= 1
     bound: dict[int, float] = {}  # id(event) -> the time it happened at or before
+    before_restart: set[int] = set()  # ids of untimed events bounded by a later torchrun attempt's first stamp
     if not single_source:
         later: dict[int, float] = {}  # per source, the earliest time of a timed event below the current line
         # torchrun --log-dir's attempt_N: an untimed event of one attempt happened before every event of a later one
@@ -33,15 +34,18 @@ def _time_key(events: list[Event]):
                 later[e.source_index] = min(e.eff_time, later.get(e.source_index, math.inf))
             else:
                 restart = min((t for n, t in first_of.items() if n > attempt.get(id(e), math.inf)), default=math.inf)
-                bound[id(e)] = min(later.get(e.source_index, math.inf), restart)
+                own = later.get(e.source_index, math.inf)
+                bound[id(e)] = min(own, restart)
+                if restart <= own and restart < math.inf:
+                    before_restart.add(id(e))
 
     def key(e: Event):
         if single_source:
             return (0.0, 0, e.source_index, e.line)
-        if e.eff_time is not None:
-            return (e.eff_time, 1, e.source_index, e.line)
-        # before the timed event that bounds it, even in another source stamped at the same instant
-        return (bound.get(id(e), math.inf), 0, e.source_index, e.line)
+        t = e.eff_time if e.eff_time is not None else bound.get(id(e), math.inf)
+        # an untimed line of an earlier attempt comes before the later attempt's first stamp, even where another
+        # source (the console) carries the same stamp; otherwise ties keep each source's line order
+        return (t, 0 if id(e) in before_restart else 1, e.source_index, e.line)
 
     return key
 

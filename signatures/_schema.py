@@ -167,7 +167,8 @@ class Signature(_Strict):
     context: Literal["line", "traceback"] = "line"
     # "can I just requeue?" for this signature when it differs from its class's (a rendezvous that failed because
     # the init_method is wrong will fail again: fix it first), with its one-line reason; both or neither
-    action: Literal["restart", "drain_and_restart", "fix_and_restart"] | None = None
+    # (not drain_and_restart: whether a failure blames the node is its class's, which host records count)
+    action: Literal["restart", "fix_and_restart"] | None = None
     action_reason: str | None = Field(None, min_length=10)
 
     patterns: list[Pattern] = Field(default_factory=list)

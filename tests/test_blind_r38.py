@@ -3,6 +3,7 @@ checkpoints, scored blind on 0078f6e) revealed, each with a variant that must no
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -303,7 +304,7 @@ def test_a_chain_printed_without_its_first_header_under_a_fallback_record_is_cau
     assert _top(diagnose([str(R44 / "036" / "console.log")], matcher))[1] == "hub_network_error"
 
 
-CHAIN_BARE_FIRST = """2026-12-07 05:06:12,261 - WARNING - loader - {record}
+CHAIN_BARE_FIRST = """2026-12-07 05:06:12,261 - {level} - loader - {record}
 httpcore.ConnectError: [Errno 111] Connection refused
 
 The above exception was the direct cause of the following exception:
@@ -315,14 +316,57 @@ OSError: could not read shard from http://10.0.0.5:8000/shard-00017
 """
 
 
-def test_only_a_record_saying_the_work_goes_on_vouches_for_a_chain_without_its_first_header(matcher):
-    caught = diagnose_text(CHAIN_BARE_FIRST.format(record="shard fetch failed; skipping shard 17"), matcher)
-    assert caught.outcome == "healthy"
-    # a warning that says nothing of going on is what a library logs before it gives up and raises
-    raised = diagnose_text(
-        CHAIN_BARE_FIRST.format(record="'[Errno 111] Connection refused' thrown while requesting"), matcher
+def test_only_a_warning_saying_the_work_goes_on_vouches_for_a_chain_without_its_first_header(matcher):
+    caught = diagnose_text(
+        CHAIN_BARE_FIRST.format(level="WARNING", record="shard fetch failed; skipping shard 17"), matcher
     )
-    assert raised.outcome == "diagnosed"
+    assert caught.outcome == "healthy"
+    for level, record in (
+        # a warning that says nothing of going on is what a library logs before it gives up and raises
+        ("WARNING", "'[Errno 111] Connection refused' thrown while requesting"),
+        # a record that gives up, the word inside a path, an INFO record about something else
+        ("ERROR", "shard fetch failed after 5 attempts; not retrying"),
+        ("WARNING", "shard fetch failed after 5 attempts; giving up, skipping nothing"),
+        ("INFO", "reading /data/skipping-rope/shard-00017.tar"),
+        ("INFO", "Continuing training from checkpoint, will skip to saved global_step"),
+    ):
+        assert diagnose_text(CHAIN_BARE_FIRST.format(level=level, record=record), matcher).outcome == "diagnosed", (
+            record
+        )
+
+
+def test_a_chain_begins_where_its_words_are_whole_not_at_an_earlier_caught_traceback(matcher):
+    # a caught, retried traceback a few lines up, then training, then an uncaught chain whose first exception is bare
+    text = (
+        "2026-12-07 05:00:01,000 WARNING upload: metrics upload failed, retrying in 5s\n"
+        "Traceback (most recent call last):\n"
+        '  File "/job/upload.py", line 5, in push\n'
+        "    post(x)\n"
+        "ConnectionRefusedError: [Errno 111] Connection refused\n"
+        "2026-12-07 05:00:02,000 INFO train: step 100 loss 2.0\n"
+        "2026-12-07 05:00:03,000 INFO loader: loading shard 17\n"
+    ) + CHAIN_BARE_FIRST.split("\n", 1)[1]
+    assert diagnose_text(text, matcher).outcome == "diagnosed"
+
+
+def test_a_lone_exception_line_under_a_skipping_record_is_not_caught(matcher):
+    # no chain follows it: an excerpt's last line, a long traceback's header out of reach
+    for line, cls in (
+        (
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.1 GiB",
+            "cuda_oom",
+        ),
+        ("CUDA error: device-side assert triggered", "cuda_device_side_assert"),
+    ):
+        text = "2026-12-07 05:00:01,000 WARNING data: skipping 3 samples longer than max_len\n" + line + "\n"
+        assert _top(diagnose_text(text, matcher))[1] == cls
+
+
+def test_torchs_rank_prefix_with_its_space_reads_the_same_chain(matcher, tmp_path):
+    # 030 with "[rank1]: " (torch's prefix, a space after the colon) instead of torchrun's "[default1]:"
+    text = (R45 / "030" / "console.log").read_text()
+    rewritten = re.sub(r"^\[default(\d)\]:", r"[rank\1]: ", text, flags=re.M)
+    assert diagnose_text(rewritten, matcher).outcome == "healthy"
 
 
 # runs_r46 (36 real runs with long noisy logs, scored blind on 1825bc4)
@@ -338,6 +382,14 @@ def test_a_warning_signal_the_jobs_handler_saved_and_stopped_on_is_a_planned_sto
     text = (R46 / "009" / "slurm-12.out").read_text().splitlines()[:894]
     limit = "slurmstepd-vm: error: *** JOB 12 ON vm CANCELLED AT 2026-12-07T05:40:01 DUE TO TIME LIMIT ***"
     assert _top(diagnose_text("\n".join([*text, limit]) + "\n", matcher))[1] == "slurm_time_limit"
+    # the log ends at the handler's words (the save never said it finished), or srun then reports the tasks ended
+    assert _top(diagnose_text("\n".join(text) + "\n", matcher))[1] == "slurm_time_limit"
+    terminated = "srun: error: vm: tasks 0-1: Terminated"
+    assert _top(diagnose_text("\n".join([*text, terminated]) + "\n", matcher))[1] == "slurm_time_limit"
+    # a job that saved and meant to requeue but could not (runs_r29 028: "not requeueing automatically") must be
+    # resubmitted by someone: the time limit stopped it
+    r29 = Path(__file__).resolve().parent / "corpus" / "blind_r29" / "runs" / "028" / "ft-usr1-7.out"
+    assert _top(diagnose([str(r29)], matcher))[1] == "slurm_time_limit"
 
 
 def test_a_requeue_the_job_asked_for_and_trained_on_after_is_no_preemption(matcher):

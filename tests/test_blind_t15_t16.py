@@ -305,9 +305,12 @@ T23 = HERE / "blind_t23" / "logs"
 def test_a_metric_named_error_is_no_error_line(matcher):
     # "Top1 error: 100.0000 Top5 error: 100.0000" on every progress line of a healthy start
     assert diagnose([str(T23 / "011_image_retrieval_four_gpu_start.log")], matcher).outcome == "healthy"
-    # an error whose message starts with a number is still one
-    text = 'step 5 loss 2.1\nTraceback (most recent call last):\n  File "a.py", line 3\nRangeError: 2.5 out of range\n'
-    assert _text("train.log", text, matcher).outcome == "diagnosed"
+    # an error line no signature explains stays one, numbers and all: a level word, an address
+    for line in (
+        "ERROR: 12.5 GiB requested but only 3.0 GiB free on /dev/shm, aborting",
+        "fatal error: 10.0.0.12:29500 unreachable",
+    ):
+        assert _text("train.log", "step 5 loss 2.1\n" + line + "\n", matcher).outcome == "unrecognised", line
 
 
 def test_an_init_method_missing_what_it_needs_is_a_rendezvous_to_fix_before_a_requeue(matcher):
