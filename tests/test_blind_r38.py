@@ -420,3 +420,31 @@ def test_an_untimed_failure_of_a_first_attempt_comes_before_the_restart_stamped_
         "python_exception_other",
         1,
     )
+
+
+def test_a_caught_chain_whose_first_message_spans_lines_is_still_read_whole(matcher):
+    # the walk up the chain passes the first exception's message lines and frames to its header and its record
+    text = (
+        "2026-12-07 05:00:01,000 WARNING ckpt: async upload failed, retrying in 5s\n"
+        "Traceback (most recent call last):\n"
+        '  File "a.py", line 1, in f\n'
+        "    g()\n"
+        "RuntimeError: upload stream broke\n"
+        "second line of the message\n"
+        "\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        '  File "a.py", line 5, in h\n'
+        "    f()\n"
+        "ValueError: wrapped upload error\n"
+        "2026-12-07 05:00:02,000 INFO train: step 11 loss 2.0\n"
+    )
+    assert diagnose_text(text, matcher).outcome == "healthy"
+    # the same chain under an INFO record is not caught
+    assert (
+        diagnose_text(
+            text.replace("WARNING ckpt: async upload failed, retrying in 5s", "INFO ckpt: upload"), matcher
+        ).outcome
+        == "diagnosed"
+    )
