@@ -69,6 +69,7 @@ from ._ranks import (
     build_view,
     exit_code,
     failed_on_its_own,
+    global_facts,
     global_ranks,
     killed_pids,
     mark_forced_kills,
@@ -404,7 +405,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
     events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
-    scan = dataclasses.replace(scan, events=events, set_aside=[])
+    scan = dataclasses.replace(global_facts(scan), events=events, set_aside=[])
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
     failed_ranks = {

@@ -60,6 +60,7 @@ from ._limits import (
     MEMO_CHARS,
     MEMO_ENTRIES,
     MIN_WINDOW,
+    RANKLESS_KEPT,
     SIG_EVENTS_MAX,
     SIG_EVENTS_SOFT,
     TAIL,
@@ -608,7 +609,8 @@ class _Scan(BulkCounting, RuleKinds):
         kept, of_sig = len(self.events.get(key, ())), self.kept_by_sig.get(key[0], 0)
         if of_sig >= SIG_EVENTS_MAX:
             return 0
-        return max(0, FIRST_KEPT - kept, min(EVENTS_KEPT - kept, SIG_EVENTS_SOFT - of_sig))
+        room = RANKLESS_KEPT if key[1] is None else EVENTS_KEPT
+        return max(0, FIRST_KEPT - kept, min(room - kept, SIG_EVENTS_SOFT - of_sig))
 
     def _add(self, event: Event, st: _SourceState) -> None:
         key = (event.sig_id, event.rank)

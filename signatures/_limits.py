@@ -4,6 +4,7 @@ BLOCK = 8 << 20  # bytes read and scanned at a time
 MAX_LINE = 1 << 20  # room for the partial line carried into the next block
 TAIL = 64 << 10  # bytes of the previous block kept for look-back context
 EVENTS_KEPT = 4  # events kept per (signature, rank); the rest are only counted
+RANKLESS_KEPT = 64  # ... but lines naming no rank keep more: attribution may recover their ranks (a launcher's table)
 SIG_EVENTS_SOFT = 64  # past this many kept events of one signature, a rank keeps only its first FIRST_KEPT
 FIRST_KEPT = 1  # ... (a 256-rank flood keeps every rank's first line, not 16 repeats of each)
 SIG_EVENTS_MAX = 4096  # and past this many, only counted

@@ -229,6 +229,9 @@ COMPLETION_MARKERS = [
     # "no data for this rank, nothing to do -- exiting", "rank 2 exiting normally"
     r"(?i:\b(?:epoch|training|train|loop|data|dataset|shard|work)\s+(?:is\s+)?(?:finished|done|complete|completed|"
     r"exhausted)\b[^\n]{0,60}?\bexiting\b|\bnothing (?:left )?to do\b[^\n]{0,20}?\bexiting\b|\bexiting normally\b)",
+    # "reached max_steps for this shard, exiting", "reached the end of its data; exiting"
+    r"(?i:\breached (?:max[_ ]?(?:steps|epochs|iters|iterations)|the end of (?:its|the|this) (?:data|shard|epoch))\b"
+    r"[^\n]{0,60}?\bexiting\b)",
     # an early-stopping callback ending training by itself: "early stopping: val_loss has not improved",
     # Keras's "Epoch 00012: early stopping", "Early stopping triggered at epoch 7"
     r"(?i:\bearly[ _-]?stopping(?::|\s+(?:triggered|at\b|after\b))|\d:\s*early stopping\b)",

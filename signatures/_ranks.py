@@ -129,7 +129,8 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
         if e.rank is not None and e.values.get("pid") and "local_rank:" not in e.text
     }
     nodes = node_ranks(events, progress)
-    if not table and not nodes:
+    offsets = tee_offsets(events)
+    if not table and not nodes and not offsets:
         return events
     # each agent's console: local rank -> global rank, from its "failed ... local_rank: L (pid: P)" and its table
     local: dict[tuple[int, int], int] = {}
@@ -154,8 +155,68 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
             and "[rank" not in e.text[:TEE_HEAD]
         ):  # torchrun's tee prefix "[default0]:" is the local rank; on the second node it is not the global one
             e = dataclasses.replace(e, rank=local[(e.source_index, e.rank)])
+        elif (
+            e.rank is not None
+            and e.rank < offsets.get(e.source_index, 0)
+            and _LOCAL_PREFIX.match(e.text)
+            and "[rank" not in e.text[:TEE_HEAD]
+        ):
+            e = dataclasses.replace(e, rank=offsets[e.source_index] + e.rank)
         out.append(e)
     return out
+
+
+_TEE_PAIR = re.compile(r"^\[default(\d{1,6})\]:\[rank(\d{1,6})\]:")
+
+
+def tee_offsets(events: list[Event]) -> dict[int, int]:
+    """Per source that is a later node's torchrun console with --tee: the global rank of its local rank 0, from its
+    lines that carry both torchrun's "[defaultL]:" and PyTorch's "[rankG]:" (G - L, the same on every such line and
+    above 0). A line with only "[defaultL]:" there is rank G - L + L, and L below that offset is never a global rank
+    of that node's workers."""
+    seen: dict[int, set[int]] = {}
+    for e in events:
+        found = _TEE_PAIR.match(e.text)
+        if found:
+            seen.setdefault(e.source_index, set()).add(int(found.group(2)) - int(found.group(1)))
+    return {source: next(iter(found)) for source, found in seen.items() if len(found) == 1 and min(found) > 0}
+
+
+# the scan's facts kept per (source index, rank), whose rank a later node's tee prefix gives as a local one
+_PER_RANK_FACTS = (
+    "progress",
+    "finished",
+    "last_words",
+    "pace",
+    "losses",
+    "finished_at",
+    "stacks",
+    "end_values",
+    "clocks",
+)
+
+
+def global_facts(scan: ScanResult) -> ScanResult:
+    """The scan's per-rank facts with a later node's local ranks (its tee prefix alone) read as global ones, as
+    global_ranks reads its events (see tee_offsets); a fact its rank already had under the global rank is kept."""
+    offsets = tee_offsets(scan.events)
+    if not offsets:
+        return scan
+    changed = {}
+    for name in _PER_RANK_FACTS:
+        facts = getattr(scan, name)
+        remapped = {}
+        for (source, rank), value in facts.items():
+            if rank is not None and rank < offsets.get(source, 0):
+                remapped.setdefault((source, offsets[source] + rank), value)
+        if remapped:
+            kept = {
+                key: value
+                for key, value in facts.items()
+                if not (key[1] is not None and key[1] < offsets.get(key[0], 0))
+            }
+            changed[name] = {**remapped, **kept}
+    return dataclasses.replace(scan, **changed) if changed else scan
 
 
 def node_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]) -> dict[int, list[int]]:

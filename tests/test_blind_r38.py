@@ -448,3 +448,24 @@ def test_a_caught_chain_whose_first_message_spans_lines_is_still_read_whole(matc
         ).outcome
         == "diagnosed"
     )
+
+
+# runs_r48 (41 entries cut from 29 real runs as users hand them in, scored blind on 267c2a0)
+R48 = Path(__file__).resolve().parent / "corpus" / "blind_r48" / "runs"
+
+
+def test_the_failure_tables_rankless_tracebacks_are_kept_for_every_rank(matcher):
+    # only the last 170 lines: torchrun's table, each row's traceback printed with no rank prefix; every rank but 5
+    # timed out. Rankless lines keep more than four events each, so the table's eight rows all get their rank
+    d = diagnose([str(R48 / "005" / "console.log")], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nccl_timeout", 5, "silent_rank")
+
+
+def test_a_later_nodes_tee_prefix_alone_is_read_as_its_global_rank(matcher):
+    # node1's console: "[default0]:[rank3]:" pairs give the node's first rank (3); rank 4's own line carries only
+    # "[default1]:" ("reached max_steps for this shard, exiting"), then the other ranks lost their peer
+    run = R48 / "007"
+    d = diagnose([str(run / "node0.log"), str(run / "node1.log")], matcher).diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule) == (4, "finished_early")
+    # the first node's console alone names no later node's rank from a tee prefix
+    assert diagnose([str(run / "node0.log")], matcher).diagnoses[0].initiating_rank != 1
