@@ -12,6 +12,7 @@ import dataclasses
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
+from typing import Any
 from dataclasses import dataclass, field
 
 from ._events import Event, ScanResult
@@ -202,10 +203,10 @@ def global_facts(scan: ScanResult) -> ScanResult:
     offsets = tee_offsets(scan.events)
     if not offsets:
         return scan
-    changed = {}
+    changed: dict[str, Any] = {}
     for name in _PER_RANK_FACTS:
-        facts = getattr(scan, name)
-        remapped = {}
+        facts: dict[tuple[int, int | None], Any] = getattr(scan, name)
+        remapped: dict[tuple[int, int | None], Any] = {}
         for (source, rank), value in facts.items():
             if rank is not None and rank < offsets.get(source, 0):
                 remapped.setdefault((source, offsets[source] + rank), value)
