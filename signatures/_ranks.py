@@ -12,8 +12,8 @@ import dataclasses
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from ._events import Event, ScanResult
 from ._schema import Signature
