@@ -469,3 +469,12 @@ def test_a_later_nodes_tee_prefix_alone_is_read_as_its_global_rank(matcher):
     assert (d.initiating_rank, d.attribution.rule) == (4, "finished_early")
     # the first node's console alone names no later node's rank from a tee prefix
     assert diagnose([str(run / "node0.log")], matcher).diagnoses[0].initiating_rank != 1
+
+
+def test_json_lines_of_a_distributed_job_naming_their_rank_are_a_log(matcher):
+    # runs_r49 022: batch inference under mp.spawn, only JSON records ({"event": "progress", "rank": 2, ...})
+    run = Path(__file__).resolve().parent / "corpus" / "blind_r49" / "runs" / "022" / "console.log"
+    assert diagnose([str(run)], matcher).outcome == "healthy"
+    # a JSON object without a rank field, among prose, is still no log
+    prose = 'The settings file:\n{"name": "x", "size": 3}\nsee the docs\n'
+    assert diagnose_text(prose, matcher).outcome == "not_a_log"

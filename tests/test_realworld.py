@@ -24,10 +24,11 @@ def test_real_world_accuracy(matcher):
     misses = [m for r in results for m in r["misses"]]
     # a healthy label flagged with the class its evaluator also accepted is a label in dispute, counted apart (and
     # reported by bench/accuracy.py): runs_r42 017 (a job that saved and exited cleanly after a scancel), which two
-    # other evaluators label preemption_sigterm in the same situation (runs_r37 022, blind_c3 023)
+    # other evaluators label preemption_sigterm in the same situation (runs_r37 022, blind_c3 023), and runs_r49 010
+    # (torchrun sent SIGTERM from outside at a planned end; its workers saved and exited 0), the same situation
     flagged = sum(r["healthy_flagged"] - len(r["disputed"]) for r in results)
     assert flagged == 0, misses
     disputed = {(name, run) for name, r in zip(SETS, results, strict=True) for run in r["disputed"]}
-    assert disputed <= {("runs_r42", "017")}, disputed
+    assert disputed <= {("runs_r42", "017"), ("runs_r49", "010")}, disputed
     assert right / logs >= CLASS_FLOOR, f"{right}/{logs}: {misses}"
     assert rank_right / named >= RANK_FLOOR, f"{rank_right}/{named}: {misses}"
