@@ -106,7 +106,10 @@ SETS = {
     "runs_r46": ROOT / "tests" / "corpus" / "blind_r46",  # long noisy logs, Slurm signal handlers, frozen 1825bc4
     "runs_r47": ROOT / "tests" / "corpus" / "blind_r47",  # 4-8 ranks, several agents, silent culprits, frozen 1fb598e
     "runs_r48": ROOT / "tests" / "corpus" / "blind_r48",  # partial views, archives, mid-run copies, frozen 267c2a0
-    "runs_r49": ROOT / "tests" / "corpus" / "blind_r49",  # mostly healthy: eval, inference, compile, frameworks, frozen c679a60
+    "runs_r49": ROOT
+    / "tests"
+    / "corpus"
+    / "blind_r49",  # mostly healthy: eval, inference, compile, frameworks, frozen c679a60
 }
 
 
