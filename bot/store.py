@@ -971,12 +971,31 @@ class Store:
                 [cluster, job, channel],
             ).fetchone()[0]
 
-    def begin_watch(self, watch_id: int, thread_ts: str) -> None:
-        """The confirmation of a 'starting' watch was posted: its alerts go to that thread from now on."""
+    def begin_watch(self, watch_id: int, thread_ts: str) -> str | None:
+        """The confirmation of a 'starting' watch was posted: its alerts go to that thread from now on.
+        Returns None, or who stopped it while the confirmation was being posted (see stop_starting_watch)."""
         with self._transaction("begin_watch"):
-            self.db.execute(
-                "UPDATE watches SET status = 'watching', thread_ts = ?, updated_at = ? WHERE id = ?",
+            if self.db.execute(
+                "UPDATE watches SET status = 'watching', thread_ts = ?, updated_at = ? WHERE id = ? "
+                "AND status = 'starting'",
                 [thread_ts, now(), watch_id],
+            ).rowcount:
+                return None
+            self.db.execute("UPDATE watches SET thread_ts = ? WHERE id = ?", [thread_ts, watch_id])
+            row = self.db.execute("SELECT outcome FROM watches WHERE id = ?", [watch_id]).fetchone()
+        outcome = (row[0] if row else None) or ""
+        return outcome.removeprefix("stopped by ") or "someone"
+
+    def stop_starting_watch(self, cluster: str, job: str, channel: str, user: str) -> bool:
+        """Stop the watch of this job in this channel whose confirmation is being posted, if there is one."""
+        with self._transaction("stop_starting_watch"):
+            return (
+                self.db.execute(
+                    "UPDATE watches SET status = 'stopped', outcome = ?, updated_at = ? WHERE cluster = ? AND "
+                    "job = ? AND channel = ? AND status = 'starting'",
+                    [f"stopped by {user}", now(), cluster, job, channel],
+                ).rowcount
+                > 0
             )
 
     def drop_watch(self, watch_id: int) -> None:
@@ -993,16 +1012,6 @@ class Store:
                 )
             )
         return rows[0] if rows else None
-
-    def starting_watch(self, cluster: str, job: str, channel: str) -> bool:
-        """Whether a watch of this job in this channel is being started (its confirmation being posted)."""
-        with self._read_lock:
-            return bool(
-                self.reader.execute(
-                    "SELECT 1 FROM watches WHERE cluster = ? AND job = ? AND channel = ? AND status = 'starting'",
-                    [cluster, job, channel],
-                ).fetchone()
-            )
 
     def watches_in(self, channel: str) -> list[dict]:
         """The channel's watches that are still watching, oldest first."""

@@ -641,7 +641,11 @@ def test_unwatch_stops_a_watch_and_unknown_jobs_are_refused(watching):
     driver.command(f"watch {job}", user_id="U123")
     thread = watch_thread(fake, job)
     assert driver.command(f"unwatch {job}", user_id="U123").status_code == 200
-    wait_for_text(fake, thread, "stopped watching", 30)
+    try:
+        wait_for_text(fake, thread, "stopped watching", 30)
+    except AssertionError as exc:  # say what the bot answered instead, and what it logged
+        log = (bot.workdir / "bot.log").read_text(errors="replace")[-3000:]
+        raise AssertionError(f"{exc}\nephemerals: {[m.get('text') for m in ephemerals(fake)]}\nlog: {log}") from None
     assert f"local/{job}" not in driver.command("status", user_id="U123").text
     driver.command(f"unwatch {job}", user_id="U123")
     fake.wait_for(lambda: any("is not being watched" in m.get("text", "") for m in ephemerals(fake)))

@@ -408,7 +408,7 @@ def test_watch_running_watches_each_running_job_in_scope_silently_until_it_has_s
     assert store.watches_in("C123") == []
 
 
-def test_unwatch_while_the_confirmation_is_being_posted_waits_for_it_and_stops_the_watch(setup):
+def test_unwatch_while_the_confirmation_is_being_posted_stops_the_watch_at_once(setup):
     db, log, clock, scheduler = setup
     w, store = watches(db, clock, scheduler)
     ref = parse_job_ref("42", CONFIG)
@@ -419,12 +419,28 @@ def test_unwatch_while_the_confirmation_is_being_posted_waits_for_it_and_stops_t
         time.sleep(0.5)  # Slack takes its time: the unwatch arrives meanwhile
         return "111.222"
 
-    starter = threading.Thread(target=lambda: w.start(ref, "C1", "U1", slow_post))
+    replies: list[tuple[str, str]] = []
+    starter = threading.Thread(target=lambda: w.start(ref, "C1", "U1", slow_post, lambda *a: replies.append(a)))
     starter.start()
     assert posting.wait(5)
     stopped: list[tuple[str, str]] = []
-    w2, _ = watches(db, clock, scheduler)
+    w2, _ = watches(db, clock, scheduler)  # another replica, say
+    began = time.monotonic()
     assert w2.stop(ref, "C1", "U2", lambda ts, text: stopped.append((ts, text))) == ""
+    assert time.monotonic() - began < 0.4  # it did not wait for the confirmation
     starter.join(5)
-    assert stopped and stopped[0][0] == "111.222" and "stopped watching" in stopped[0][1]
-    assert store.watches_in("C1") == []
+    # the start that posted the confirmation says it in the new thread, once; nothing is left watching or starting
+    assert stopped == [] and len(replies) == 1
+    assert replies[0][0] == "111.222" and "<@U2> stopped watching" in replies[0][1]
+    assert store.watches_in("C1") == [] and store.active_watch("local", "42", "C1") is None
+    assert w.stop(ref, "C1", "U1", lambda ts, text: stopped.append((ts, text))) != ""  # not watched any more
+    assert stopped == []
+    # without a way to reply in the thread, the start answers the command with it instead
+    posting.clear()
+    starter_answer: list[str] = []
+    starter = threading.Thread(target=lambda: starter_answer.append(w.start(ref, "C1", "U1", slow_post)))
+    starter.start()
+    assert posting.wait(5)
+    assert w2.stop(ref, "C1", "U3", lambda ts, text: stopped.append((ts, text))) == ""
+    starter.join(5)
+    assert len(starter_answer) == 1 and "<@U3> stopped watching" in starter_answer[0]

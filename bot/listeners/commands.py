@@ -53,22 +53,22 @@ def register(
                 client.chat_postEphemeral(channel=channel, user=user, text=text)
 
         def work() -> None:
+            def reply(ts: str, text: str) -> None:
+                client.chat_postMessage(channel=channel, thread_ts=ts, text=text)
+
             try:
                 if verb == "watch":
                     say(
                         watches.start(
-                            ref, channel, user, lambda text: client.chat_postMessage(channel=channel, text=text)["ts"]
-                        )
-                    )
-                else:
-                    say(
-                        watches.stop(
                             ref,
                             channel,
                             user,
-                            lambda ts, text: client.chat_postMessage(channel=channel, thread_ts=ts, text=text),
+                            lambda text: client.chat_postMessage(channel=channel, text=text)["ts"],
+                            reply,
                         )
                     )
+                else:
+                    say(watches.stop(ref, channel, user, reply))
             except FetchError as exc:
                 say(render.warning(exc))
             except Exception as exc:  # Slack refused the post (not in the channel), the database failed, ...

@@ -67,8 +67,7 @@ KUBERNETES_STATES = {
 FAILURES_KEPT = 5  # a look that fails this many times in a row (not the scheduler: the watch itself) ends it
 LEASE_SECONDS = 120.0
 AUTO_WATCHER = "auto:"  # requested_by of the watches [[watch.auto]] starts (watch_running), before its key
-LOST_AFTER_POLLS = 10
-STARTING_WAIT = 10.0  # seconds an unwatch waits for a watch whose confirmation is being posted  # the scheduler no longer knows the job this many polls in a row: stop, and say so
+LOST_AFTER_POLLS = 10  # the scheduler no longer knows the job this many polls in a row: stop, and say so
 
 
 def state_of(facts: JobFacts) -> str:
@@ -111,9 +110,18 @@ class JobWatches:
 
     # -- asked in Slack -----------------------------------------------------------
 
-    def start(self, ref: JobRef, channel: str, user: str, post: Callable[[str], str]) -> str:
+    def start(
+        self,
+        ref: JobRef,
+        channel: str,
+        user: str,
+        post: Callable[[str], str],
+        reply: Callable[[str, str], object] | None = None,
+    ) -> str:
         """Start watching `ref` in `channel`: checks the job with the scheduler, posts the confirmation (whose
-        thread the alerts go to) with `post`, and records the watch. Returns what to answer the command with."""
+        thread the alerts go to) with `post`, and records the watch. Returns what to answer the command with.
+        An unwatch that arrived while the confirmation was being posted is said in its thread with `reply`
+        (thread ts, text)."""
         existing = self.store.active_watch(ref.cluster, ref.job_id, channel)
         if existing is not None:
             return render.watch_already(ref.cluster, ref.job_id)
@@ -135,17 +143,23 @@ class JobWatches:
         except BaseException:
             self.store.drop_watch(watch_id)
             raise
-        self.store.begin_watch(watch_id, thread_ts)
+        stopped_by = self.store.begin_watch(watch_id, thread_ts)
+        if stopped_by is not None:  # unwatched while the confirmation was being posted: say so where it went
+            text = render.watch_stopped(ref.cluster, ref.job_id, stopped_by)
+            if reply is None:
+                return text
+            reply(thread_ts, text)
         return ""
 
     def stop(self, ref: JobRef, channel: str, user: str, post: Callable[[str, str], None]) -> str:
+        """Stop the watch of `ref` in `channel`, saying so in its thread with `post` (thread ts, text). A watch
+        whose confirmation is still being posted (by this process or another) is stopped without waiting: the
+        start that posts it finds it stopped and says so in the new thread."""
         watch = self.store.active_watch(ref.cluster, ref.job_id, channel)
-        deadline = time.monotonic() + STARTING_WAIT
-        while watch is None and self.store.starting_watch(ref.cluster, ref.job_id, channel):
-            if time.monotonic() > deadline:  # its confirmation is still being posted: say so rather than guess
-                return render.watch_starting(ref.cluster, ref.job_id)
-            time.sleep(0.1)  # asked to stop while its confirmation is being posted: it has a thread in a moment
-            watch = self.store.active_watch(ref.cluster, ref.job_id, channel)
+        if watch is None:
+            if self.store.stop_starting_watch(ref.cluster, ref.job_id, channel, user):
+                return ""
+            watch = self.store.active_watch(ref.cluster, ref.job_id, channel)  # it began meanwhile
         if watch is None or not self.store.stop_watch(watch["id"], user):
             return render.not_watched(ref.job_id)
         post(watch["thread_ts"], render.watch_stopped(ref.cluster, ref.job_id, user))
