@@ -110,6 +110,7 @@ SETS = {
     / "tests"
     / "corpus"
     / "blind_r49",  # mostly healthy: eval, inference, compile, frameworks, frozen c679a60
+    "runs_r50": ROOT / "tests" / "corpus" / "blind_r50",  # a general week of incidents, frozen 9a5d325
 }
 
 
