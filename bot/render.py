@@ -1107,8 +1107,18 @@ def watch_started(cluster: str, job: str, user: str, state: str, interval: float
     )
 
 
-def watch_starting(cluster: str, job: str) -> str:
-    return f"{code(cluster + '/' + job)} is being set up for watching right now; ask again in a moment to stop it."
+def watch_stopped_starting(cluster: str, job: str) -> str:
+    return (
+        f"Stopped watching {code(cluster + '/' + job)} while its watch was being set up; its confirmation, if it gets "
+        "posted, says so in its thread."
+    )
+
+
+def watch_taken_over(cluster: str, job: str) -> str:
+    return (
+        f"This confirmation took minutes to post, and another watch of {code(cluster + '/' + job)} started meanwhile "
+        "(see `/denpex status`): its alerts go there, not here."
+    )
 
 
 def watch_already(cluster: str, job: str) -> str:

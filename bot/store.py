@@ -971,20 +971,22 @@ class Store:
                 [cluster, job, channel],
             ).fetchone()[0]
 
-    def begin_watch(self, watch_id: int, thread_ts: str) -> str | None:
+    def begin_watch(self, watch_id: int, thread_ts: str) -> tuple[str, str]:
         """The confirmation of a 'starting' watch was posted: its alerts go to that thread from now on.
-        Returns None, or who stopped it while the confirmation was being posted (see stop_starting_watch)."""
+        Returns ("watching", ""); ("stopped", user) when `user` stopped it while the confirmation was being posted
+        (see stop_starting_watch); ("gone", "") when its row was cleared as stale meanwhile (add_watch)."""
         with self._transaction("begin_watch"):
             if self.db.execute(
                 "UPDATE watches SET status = 'watching', thread_ts = ?, updated_at = ? WHERE id = ? "
                 "AND status = 'starting'",
                 [thread_ts, now(), watch_id],
             ).rowcount:
-                return None
+                return "watching", ""
+            row = self.db.execute("SELECT status, outcome FROM watches WHERE id = ?", [watch_id]).fetchone()
+            if row is None or row[0] != "stopped" or not (row[1] or "").startswith("stopped by "):
+                return "gone", ""
             self.db.execute("UPDATE watches SET thread_ts = ? WHERE id = ?", [thread_ts, watch_id])
-            row = self.db.execute("SELECT outcome FROM watches WHERE id = ?", [watch_id]).fetchone()
-        outcome = (row[0] if row else None) or ""
-        return outcome.removeprefix("stopped by ") or "someone"
+        return "stopped", row[1].removeprefix("stopped by ")
 
     def stop_starting_watch(self, cluster: str, job: str, channel: str, user: str) -> bool:
         """Stop the watch of this job in this channel whose confirmation is being posted, if there is one."""

@@ -55,8 +55,10 @@ _ANYWHERE = re.compile(
     r"|(?i:\b(?:train(?:ing)?|val(?:idation)?|eval(?:uation)?)\s+epoch\W{0,3}\d+)"
     r"|\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)[^\n]{0,80}?\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)"
     r"|Reducer buckets have been rebuilt in this iteration"
-    # a JSON-lines record of a distributed job naming its rank ({"event": "progress", "rank": 2, "done": 11, ...})
-    r'|^\s*\{[^\n]{0,300}?"(?:rank|global_rank|local_rank)"\s*:\s*\d'
+    # a JSON-lines record of a distributed job naming its rank and what or when it is ({"event": "progress", "rank":
+    # 2, "done": 11, "ts": ...}); a search result's "rank" among "query" and "score" fields is not one
+    r'|^\s*\{(?=[^\n]{0,300}?"(?:rank|global_rank|local_rank)"\s*:\s*\d)'
+    r'(?=[^\n]{0,300}?"(?:event|step|global_step|epoch|iter|iteration|loss|ts|time|timestamp|level|levelname)"\s*:)'
     # a metrics table row, as OpenAI baselines' logger (guided-diffusion, many RL codes) dumps it: "| loss | 0.423 |"
     r"|^\|\s*(?:loss|step|samples|grad_norm|lr|epoch|episodes|timesteps|total_timesteps)\w*\s+\|\s*[-+]?(?:\d|nan|inf)"
 )

@@ -158,13 +158,20 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
             e = dataclasses.replace(e, rank=local[(e.source_index, e.rank)])
         elif (
             e.rank is not None
-            and e.rank < offsets.get(e.source_index, 0)
+            and e.source_index in offsets
+            and (e.rank < offsets[e.source_index] or _tee_local(e.text) == e.rank)
             and _LOCAL_PREFIX.match(e.text)
             and "[rank" not in e.text[:TEE_HEAD]
-        ):
+        ):  # a node with more workers than the nodes before it: "[default2]:" is rank offset + 2 there too
             e = dataclasses.replace(e, rank=offsets[e.source_index] + e.rank)
         out.append(e)
     return out
+
+
+def _tee_local(text: str) -> int | None:
+    """The local rank of torchrun's "[defaultL]:" tee prefix at the line's start, if it has one."""
+    found = _LOCAL_PREFIX.match(text)
+    return int(text[8 : found.end() - 2]) if found else None
 
 
 _TEE_PAIR = re.compile(r"^\[default(\d{1,6})\]:\[rank(\d{1,6})\]:")

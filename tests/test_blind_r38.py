@@ -478,3 +478,30 @@ def test_json_lines_of_a_distributed_job_naming_their_rank_are_a_log(matcher):
     # a JSON object without a rank field, among prose, is still no log
     prose = 'The settings file:\n{"name": "x", "size": 3}\nsee the docs\n'
     assert diagnose_text(prose, matcher).outcome == "not_a_log"
+    # a search-results dump ranks its hits: "rank" among "query", "doc_id" and "score" is no job's record
+    hits = "".join(
+        f'{{"query": "gpu drivers", "doc_id": "d{i}", "rank": {i}, "score": {12.8 - i:.2f}}}\n' for i in range(1, 9)
+    )
+    assert diagnose_text(hits, matcher).outcome == "not_a_log"
+
+
+def test_a_later_node_with_more_workers_than_its_first_rank_maps_every_tee_prefix(matcher, tmp_path):
+    # runs_r48 007's node1 console (ranks 3-5) renumbered as a node of three workers after a node of two (ranks 2-4),
+    # its early finisher now local rank 2 (global 4) and logging a CUDA OOM instead: "[default0]:[rank2]:" pairs give
+    # the node's first rank, 2, and "[default2]:" alone is rank 4, not rank 2 (review of 63f5e2d)
+    local, rank = {"0": "0", "1": "2", "2": "1"}, {"3": "2", "4": "4", "5": "3"}
+    text = (R48 / "007" / "node1.log").read_text()
+    text = re.sub(r"^\[default(\d)\]", lambda m: f"[default{local[m.group(1)]}]", text, flags=re.M)
+    text = re.sub(r"(\[rank|rank: |\[)([345])(\]|/6\]|\b)", lambda m: m.group(1) + rank[m.group(2)] + m.group(3), text)
+    text = text.replace("/6]", "/5]").replace("world_size: 6", "world_size: 5")
+    text = text.replace(
+        "INFO][4/5] reached max_steps for this shard, exiting | step: 30",
+        "ERROR][4/5] step 30 failed: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
+        "has a total capacity of 79.10 GiB of which 1.02 GiB is free. Exiting.",
+    )
+    assert "[default2]:[2026-12-07 06:48:55,938][fabrik.engine][ERROR][4/5]" in text
+    assert "[default1]:[rank3]:" in text and "[default2]:[rank4]:" not in text
+    log = tmp_path / "node1.log"
+    log.write_text(text)
+    d = diagnose([str(log)], matcher).diagnoses[0]
+    assert (d.class_, d.initiating_rank) == ("cuda_oom", 4)

@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import Config
 from bot.fetch import JobFacts, UnknownJob, parse_job_ref
-from bot.store import Store
+from bot.store import STARTING_STALE, Store
 from bot.watching.jobs import LOST_AFTER_POLLS, JobWatches
 from signatures import default_matcher
 
@@ -426,7 +426,7 @@ def test_unwatch_while_the_confirmation_is_being_posted_stops_the_watch_at_once(
     stopped: list[tuple[str, str]] = []
     w2, _ = watches(db, clock, scheduler)  # another replica, say
     began = time.monotonic()
-    assert w2.stop(ref, "C1", "U2", lambda ts, text: stopped.append((ts, text))) == ""
+    assert "Stopped watching" in w2.stop(ref, "C1", "U2", lambda ts, text: stopped.append((ts, text)))
     assert time.monotonic() - began < 0.4  # it did not wait for the confirmation
     starter.join(5)
     # the start that posted the confirmation says it in the new thread, once; nothing is left watching or starting
@@ -441,6 +441,67 @@ def test_unwatch_while_the_confirmation_is_being_posted_stops_the_watch_at_once(
     starter = threading.Thread(target=lambda: starter_answer.append(w.start(ref, "C1", "U1", slow_post)))
     starter.start()
     assert posting.wait(5)
-    assert w2.stop(ref, "C1", "U3", lambda ts, text: stopped.append((ts, text))) == ""
+    assert "Stopped watching" in w2.stop(ref, "C1", "U3", lambda ts, text: stopped.append((ts, text)))
     starter.join(5)
     assert len(starter_answer) == 1 and "<@U3> stopped watching" in starter_answer[0]
+
+
+def test_unwatch_of_a_start_that_never_posts_is_answered_and_a_taken_over_start_says_so(setup):
+    """The one who unwatches hears it even when the start posting the confirmation dies or fails; a start whose
+    post hung until another watch of the job replaced it says that in its thread, naming no one."""
+    db, log, clock, scheduler = setup
+    w, store = watches(db, clock, scheduler)
+    ref = parse_job_ref("42", CONFIG)
+    # a 'starting' row left by a process that died while posting
+    assert store.add_watch("local", "42", "C1", None, "U1", clock(), "starting") is not None
+    posted: list[tuple[str, str]] = []
+    answer = w.stop(ref, "C1", "U2", lambda ts, text: posted.append((ts, text)))
+    assert "Stopped watching `local/42`" in answer and posted == []
+    assert w.stop(ref, "C1", "U2", lambda ts, text: posted.append((ts, text))) != answer  # once: not watched now
+
+    # the confirmation post fails after the unwatch: the start's own error stands, the unwatcher had its answer
+    posting, release = threading.Event(), threading.Event()
+
+    def failing_post(text: str) -> str:
+        posting.set()
+        release.wait(5)
+        raise RuntimeError("not_in_channel")
+
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            w.start(ref, "C2", "U1", failing_post, lambda *a: posted.append(a))
+        except RuntimeError as exc:
+            errors.append(exc)
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    assert posting.wait(5)
+    assert "Stopped watching" in w.stop(ref, "C2", "U2", lambda ts, text: posted.append((ts, text)))
+    release.set()
+    starter.join(5)
+    assert [str(e) for e in errors] == ["not_in_channel"] and posted == []
+    assert store.active_watch("local", "42", "C2") is None
+
+    # a post that hangs past STARTING_STALE: another watch of the job takes over; the first start names no one
+    posting.clear()
+    release.clear()
+    replies: list[tuple[str, str]] = []
+
+    def hanging_post(text: str) -> str:
+        posting.set()
+        release.wait(5)
+        return "111.222"
+
+    starter = threading.Thread(target=lambda: w.start(ref, "C3", "U1", hanging_post, lambda *a: replies.append(a)))
+    starter.start()
+    assert posting.wait(5)
+    clock.now += STARTING_STALE + 1
+    assert w.start(ref, "C3", "U3", lambda text: "333.444") == ""
+    release.set()
+    starter.join(5)
+    assert len(replies) == 1 and replies[0][0] == "111.222" and "another watch" in replies[0][1]
+    assert "<@" not in replies[0][1]
+    taken = store.active_watch("local", "42", "C3")
+    assert taken is not None and taken["thread_ts"] == "333.444"

@@ -143,12 +143,18 @@ class JobWatches:
         except BaseException:
             self.store.drop_watch(watch_id)
             raise
-        stopped_by = self.store.begin_watch(watch_id, thread_ts)
-        if stopped_by is not None:  # unwatched while the confirmation was being posted: say so where it went
+        began, stopped_by = self.store.begin_watch(watch_id, thread_ts)
+        if began == "watching":
+            return ""
+        # unwatched while the confirmation was being posted, or taken over by another watch of the job after this
+        # post hung for minutes: say so where the confirmation went
+        if began == "stopped":
             text = render.watch_stopped(ref.cluster, ref.job_id, stopped_by)
-            if reply is None:
-                return text
-            reply(thread_ts, text)
+        else:
+            text = render.watch_taken_over(ref.cluster, ref.job_id)
+        if reply is None:
+            return text
+        reply(thread_ts, text)
         return ""
 
     def stop(self, ref: JobRef, channel: str, user: str, post: Callable[[str, str], None]) -> str:
@@ -158,7 +164,8 @@ class JobWatches:
         watch = self.store.active_watch(ref.cluster, ref.job_id, channel)
         if watch is None:
             if self.store.stop_starting_watch(ref.cluster, ref.job_id, channel, user):
-                return ""
+                # the start says it in the new thread; the one who asked hears it now (that start may never post)
+                return render.watch_stopped_starting(ref.cluster, ref.job_id)
             watch = self.store.active_watch(ref.cluster, ref.job_id, channel)  # it began meanwhile
         if watch is None or not self.store.stop_watch(watch["id"], user):
             return render.not_watched(ref.job_id)
