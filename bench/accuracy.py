@@ -111,6 +111,7 @@ SETS = {
     / "corpus"
     / "blind_r49",  # mostly healthy: eval, inference, compile, frameworks, frozen c679a60
     "runs_r50": ROOT / "tests" / "corpus" / "blind_r50",  # a general week of incidents, frozen 9a5d325
+    "runs_r51": ROOT / "tests" / "corpus" / "blind_r51",  # hard attribution: teardown, silent, late, frozen 8c70000
 }
 
 
@@ -118,6 +119,17 @@ def evaluate(directory: Path, matcher) -> dict:
     import signatures
 
     rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
+    # a label its own evaluator found wrong after scoring (the blind score stands as scored; labels.jsonl is kept
+    # as it was): corrections.jsonl holds {"run" or "file", the fields that change, "why"}
+    fixes = directory / "corrections.jsonl"
+    if fixes.exists():
+        by_key = {row.get("run", row.get("file")): row for row in rows}
+        for line in fixes.read_text().splitlines():
+            if line.strip():
+                fix = json.loads(line)
+                by_key[fix.get("run", fix.get("file"))].update(
+                    {k: v for k, v in fix.items() if k not in ("run", "file", "why")}
+                )
     result: dict[str, Any] = {
         "logs": len(rows),
         "class_right": 0,
