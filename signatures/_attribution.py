@@ -80,6 +80,7 @@ from ._ranks import (
 from ._refine import refine
 from ._schema import Pattern, Signature
 from ._stall import (
+    ended_after_a_failure,
     failed_before_limit,
     limit_time,
     stalled_until_limit,
@@ -458,6 +459,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     if failed_before_limit(roots, collateral, scan, sigs):  # the ranks had timed out before the limit ended them
         launcher += roots
         roots = []
+    ended = ended_after_a_failure(roots, scan, sigs)
+    if ended:  # a rank failed on its own, the job hung on it, and the limit (or a stop) came long after: teardown
+        launcher += ended
+        roots = [e for e in roots if all(e is not end for end in ended)]
     stalled = stalled_until_limit(roots, scan, sigs, oddities)
     if stalled is not None:  # the time limit ended a job that had already stopped making progress
         launcher += roots

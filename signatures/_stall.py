@@ -169,6 +169,31 @@ def failed_before_limit(
     return len(ranks) >= 2 and stopped_before(scan, struck) is not None
 
 
+def ended_after_a_failure(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> list[Event]:
+    """The time limit (or a stop from outside that gives no reason) that ended a job after a rank had failed on
+    its own: a rank's root failure at least STALL_SECONDS before the limit struck, and the ranks' progress stopped
+    long before it (see stopped_before: the job hung on the failed rank until the scheduler ended it). Those ends
+    are teardown; [] when the limit (or the stop) stands, or is the only root (stalled_until_limit's case)."""
+    for finding in (STALLED, STOPPED):
+        ends = [e for e in roots if _ends_it(e, sigs[e.sig_id], finding)]
+        times = [t for t in map(limit_time, ends) if t is not None]
+        if not ends or not times:
+            continue
+        struck, at = min(times), {(e.source_index, e.line) for e in ends}
+        failed = [
+            e
+            for e in roots
+            if (e.source_index, e.line) not in at
+            and e.rank is not None
+            and e.kind != "absence"
+            and e.eff_time is not None
+            and e.eff_time <= struck - STALL_SECONDS
+        ]
+        if failed and stopped_before(scan, struck) is not None:
+            return ends
+    return []
+
+
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
     facts = {"idle": f"{idle:.0f}", "pace": f"{pace:.2g}", "how": f"steps had come every {pace:.2g} s"}
     return facts | ({"step": str(step)} if step is not None else {})
