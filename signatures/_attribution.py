@@ -74,6 +74,7 @@ from ._ranks import (
     killed_pids,
     mark_forced_kills,
     spawned_ranks,
+    srun_task_ranks,
     table_ranks,
     task_file_ranks,
 )
@@ -405,7 +406,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
-    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
+    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(srun_task_ranks(events))), scan.sources), sigs)
     scan = dataclasses.replace(global_facts(scan), events=events, set_aside=[])
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)

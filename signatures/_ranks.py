@@ -277,6 +277,21 @@ def numbered_sources(names: list[str]) -> dict[str, int]:
     return out
 
 
+_SRUN_TASK = re.compile(r"\bsrun: error: [\w.-]+: task (\d{1,6}): ")
+
+
+def srun_task_ranks(events: list[Event]) -> list[Event]:
+    """An event with no rank on srun's report of one task's end ("srun: error: node3: task 2: Segmentation fault")
+    is that task's, its global rank (a range of tasks names none). Read here rather than by each signature's regex:
+    a regex that reads a rank sends every line of its shape through the scan one by one."""
+    return [
+        dataclasses.replace(e, rank=int(found.group(1)))
+        if e.rank is None and (found := _SRUN_TASK.search(e.text)) is not None
+        else e
+        for e in events
+    ]
+
+
 def task_file_ranks(events: list[Event], sources: list[str]) -> list[Event]:
     """Events with no rank in per-task files numbered by task (see numbered_sources) take the file's number."""
     numbered = numbered_sources(sources)

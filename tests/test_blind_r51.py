@@ -31,7 +31,11 @@ def test_a_time_limit_long_after_a_ranks_own_failure_is_teardown(matcher, tmp_pa
     text = (R51 / "006" / "slurm-4.out").read_text()
     lines = text.splitlines(keepends=True)
     cut = next(i for i, line in enumerate(lines) if "CANCELLED AT" in line)
-    steps = [f"{r}: 2026-12-07 12:26:{40 + s:02d},000 INFO [rank{r}] step {5 + s} loss 3.0\n" for s in range(3) for r in (0, 2, 3)]
+    steps = [
+        f"{r}: 2026-12-07 12:26:{40 + s:02d},000 INFO [rank{r}] step {5 + s} loss 3.0\n"
+        for s in range(3)
+        for r in (0, 2, 3)
+    ]
     path = tmp_path / "slurm-4.out"
     path.write_text("".join(lines[:cut] + steps + lines[cut:]))
     assert _top(diagnose([str(path)], matcher))[1] == "slurm_time_limit"
@@ -69,3 +73,15 @@ def test_an_exception_about_a_bad_sample_or_a_named_shard_is_a_data_error(matche
     )
     report = diagnose_sources([source_from_bytes("x.log", text.encode())], matcher)
     assert _top(report)[1] == "python_exception_other"
+
+
+def test_srun_naming_one_task_gives_its_rank_and_a_range_names_none(matcher):
+    head = "0: step 1 loss 2.0\n1: step 1 loss 2.1\n2: step 1 loss 2.2\n3: step 1 loss 2.3\n"
+    one = head + "srun: error: node7: task 3: Segmentation fault (core dumped)\n"
+    assert _top(diagnose_sources([source_from_bytes("x.log", one.encode())], matcher)) == (
+        "process.segfault",
+        "python_exception_other",
+        3,
+    )
+    every = head + "srun: error: node7: tasks 0-3: Segmentation fault (core dumped)\n"
+    assert _top(diagnose_sources([source_from_bytes("x.log", every.encode())], matcher))[2] is None
