@@ -2,8 +2,10 @@
 counted in bulk with the same result as line by line, and the kept lists stay capped."""
 
 import random
+import sys
 import time
 from dataclasses import astuple
+from pathlib import Path
 
 import pytest
 
@@ -96,12 +98,30 @@ def test_context_lines_are_decoded_about_once(matcher, monkeypatch):
 
 def test_lines_past_the_caps_are_counted_in_bulk(matcher, monkeypatch):
     """Once every signature a flood fires has its events for every rank, its lines cost no Python each."""
+    _line_by_line_stays_flat(matcher, monkeypatch, flood)
+
+
+def _line_by_line_stays_flat(matcher, monkeypatch, make) -> None:
+    """Eight times the lines of `make(n)` send less than half as many lines again through the line path."""
     calls = _count_candidates(monkeypatch)
-    scan(matcher, flood(20_000))
+    scan(matcher, make(20_000))
     small = len(calls)
     calls.clear()
-    scan(matcher, flood(160_000))
+    scan(matcher, make(160_000))
     assert len(calls) < small * 1.5
+
+
+def test_every_error_kind_of_the_dense_benchmark_is_counted_in_bulk(matcher, monkeypatch):
+    """bench/dense.py's error lines (segfaults among them), past the caps, cost no Python each: a signature's
+    regex that reads a rank on such a line would send all of them line by line (b9039af: 12 times slower)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import dense
+
+    def log(n: int) -> bytes:
+        rng = random.Random(5)
+        return "".join(dense._error_line(rng, step, 8) + "\n" for step in range(n)).encode()
+
+    _line_by_line_stays_flat(matcher, monkeypatch, log)
 
 
 @pytest.mark.parametrize("ranks,lines", [(1, 30_000), (8, 30_000), (300, 12_000), (256, 40_000)])
