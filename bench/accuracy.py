@@ -112,6 +112,7 @@ SETS = {
     / "blind_r49",  # mostly healthy: eval, inference, compile, frameworks, frozen c679a60
     "runs_r50": ROOT / "tests" / "corpus" / "blind_r50",  # a general week of incidents, frozen 9a5d325
     "runs_r51": ROOT / "tests" / "corpus" / "blind_r51",  # hard attribution: teardown, silent, late, frozen 8c70000
+    "runs_r52": ROOT / "tests" / "corpus" / "blind_r52",  # evidence handed over in part, frozen 66ab85c
 }
 
 
