@@ -19,6 +19,13 @@ from conftest import denpex_cmd
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
+def sigint_as_a_shell_leaves_it() -> None:
+    """In the child before exec: SIGINT at its default, as an interactive shell starts a command. A suite started in
+    the background by a non-interactive shell (`nohup ./run-tests &`) passes SIGINT on ignored, and Python then
+    never installs its KeyboardInterrupt handler, so a test of Ctrl-C would test nothing but that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def on_terminal(
     args: list[str],
     columns: int = 80,
@@ -40,6 +47,7 @@ def on_terminal(
         stderr=slave,
         start_new_session=True,
         env=env,
+        preexec_fn=sigint_as_a_shell_leaves_it,
     )
     os.close(slave)
     out = b""

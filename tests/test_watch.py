@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from pty_terminal import sigint_as_a_shell_leaves_it
 from test_config import test_invalid_config_names_file_key_and_reason as refused_with_file_key_and_reason
 
 from bot.cli import build_parser
@@ -682,7 +683,12 @@ def test_ctrl_c_exits_130(tmp_path, fast_config):
     log, state = tmp_path / "train.log", tmp_path / "watch.json"
     log.write_text("step 1 loss 2.0 lr 1e-4\n")
     watch = subprocess.Popen(
-        watch_cmd(str(log), "--state", str(state)), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        watch_cmd(str(log), "--state", str(state)),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=sigint_as_a_shell_leaves_it,
     )
     wait_for(state)
     watch.send_signal(signal.SIGINT)
