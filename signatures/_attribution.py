@@ -463,7 +463,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ended = ended_after_a_failure(roots, scan, sigs)
     if ended:  # a rank failed on its own, the job hung on it, and the limit (or a stop) came long after: teardown
         launcher += ended
-        roots = [e for e in roots if all(e is not end for end in ended)]
+        gone = {id(e) for e in ended}  # by identity: Event's dataclass equality compares every field
+        roots = [e for e in roots if id(e) not in gone]
     stalled = stalled_until_limit(roots, scan, sigs, oddities)
     if stalled is not None:  # the time limit ended a job that had already stopped making progress
         launcher += roots

@@ -159,8 +159,8 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
         elif (
             e.rank is not None
             and e.source_index in offsets
-            and (e.rank < offsets[e.source_index] or _tee_local(e.text) == e.rank)
-            and _LOCAL_PREFIX.match(e.text)
+            and (tee := _tee_local(e.text)) is not None
+            and (e.rank < offsets[e.source_index] or tee == e.rank)
             and "[rank" not in e.text[:TEE_HEAD]
         ):  # a node with more workers than the nodes before it: "[default2]:" is rank offset + 2 there too
             e = dataclasses.replace(e, rank=offsets[e.source_index] + e.rank)
@@ -171,7 +171,7 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
 def _tee_local(text: str) -> int | None:
     """The local rank of torchrun's "[defaultL]:" tee prefix at the line's start, if it has one."""
     found = _LOCAL_PREFIX.match(text)
-    return int(text[8 : found.end() - 2]) if found else None
+    return int(found.group(1)) if found else None
 
 
 _TEE_PAIR = re.compile(r"^\[default(\d{1,6})\]:\[rank(\d{1,6})\]:")
@@ -250,7 +250,7 @@ def node_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]) 
     return out
 
 
-_LOCAL_PREFIX = re.compile(r"^\[default\d{1,6}\]:")
+_LOCAL_PREFIX = re.compile(r"^\[default(\d{1,6})\]:")
 TEE_HEAD = 64  # characters at a line's start where torchrun's "[defaultN]:" and PyTorch's "[rankN]:" stand
 
 

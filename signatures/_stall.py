@@ -177,7 +177,7 @@ def ended_after_a_failure(roots: list[Event], scan: ScanResult, sigs: dict[str, 
     for finding in (STALLED, STOPPED):
         ends = [e for e in roots if _ends_it(e, sigs[e.sig_id], finding)]
         times = [t for t in map(limit_time, ends) if t is not None]
-        if not ends or not times:
+        if not times:
             continue
         struck, at = min(times), {(e.source_index, e.line) for e in ends}
         failed = [
