@@ -55,6 +55,7 @@ SETS = {
     "blind_t22": ROOT / "tests" / "realworld" / "blind_t22",  # research code, smaller frameworks, frozen 1825bc4
     "blind_t23": ROOT / "tests" / "realworld" / "blind_t23",  # research code, frozen 1d3835d
     "blind_t24": ROOT / "tests" / "realworld" / "blind_t24",  # web pages (forums, blogs), frozen 1fb598e
+    "blind_t25": ROOT / "tests" / "realworld" / "blind_t25",  # multi-rank issue-thread excerpts, frozen 07352c4
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
@@ -113,6 +114,7 @@ SETS = {
     "runs_r50": ROOT / "tests" / "corpus" / "blind_r50",  # a general week of incidents, frozen 9a5d325
     "runs_r51": ROOT / "tests" / "corpus" / "blind_r51",  # hard attribution: teardown, silent, late, frozen 8c70000
     "runs_r52": ROOT / "tests" / "corpus" / "blind_r52",  # evidence handed over in part, frozen 66ab85c
+    "runs_r53": ROOT / "tests" / "corpus" / "blind_r53",  # other stacks, silent culprits, teardowns, frozen 07352c4
 }
 
 

@@ -73,10 +73,12 @@ from ._ranks import (
     global_ranks,
     killed_pids,
     mark_forced_kills,
+    noticed_line,
     spawned_ranks,
     srun_task_ranks,
     table_ranks,
     task_file_ranks,
+    vllm_worker_ranks,
 )
 from ._refine import refine
 from ._schema import Pattern, Signature
@@ -406,7 +408,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
-    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(srun_task_ranks(events))), scan.sources), sigs)
+    events = srun_task_ranks(vllm_worker_ranks(events))
+    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
     scan = dataclasses.replace(global_facts(scan), events=events, set_aside=[])
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
@@ -430,7 +433,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         (e for e in scan.events if e.in_thread and id(e) not in kept and not e.handled),
         key=lambda e: (e.source_index, e.line, _is_fallback(sigs[e.sig_id])),
     )
-    launcher = mark_forced_kills([e for e in events if sigs[e.sig_id].role == "wrapper"])
+    launcher = mark_forced_kills(
+        [e for e in events if sigs[e.sig_id].role == "wrapper"], [e for e in events if e.sig_id == _CANCELLED]
+    )
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
     # a collective timeout printed above a step's cancel in the same file: the step was torn down after it
@@ -500,7 +505,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         launcher = [w for w in launcher if w is not first_fatal] + roots
         roots = [first_fatal]
     elif not roots and fatal:
-        # a rank the launcher saw killed by a signal; the others' timeouts follow from it
+        # a rank the launcher saw killed by a signal (the first it noticed); the others' timeouts follow from it
+        noticed = noticed_line(fatal)
+        if noticed:
+            fatal = sorted(fatal, key=lambda w: (w.source_index, noticed.get(id(w), w.line)))
         roots, promoted = fatal[:1], False
     elif not roots and collateral and (anonymous := _killed_before(launcher, collateral, sigs)) is not None:
         # a launcher saw a process killed by a signal (its record names no rank: DeepSpeed's) before any knock-on
@@ -510,7 +518,13 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         standing = {id(e) for e in roots}  # by identity: Event's dataclass equality compares every field
         collateral = [e for e in collateral if id(e) not in standing]
     elif not roots and exits:
-        roots = [sorted(exits, key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, w.line))[0]]
+        noticed = noticed_line(exits)
+        roots = [
+            sorted(
+                exits,
+                key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, noticed.get(id(w), w.line)),
+            )[0]
+        ]
     elif not roots:
         # a launcher's record that names no rank (DeepSpeed's prints the last command it started, not the failed
         # one's): the exit code alone is still the diagnosis
@@ -659,6 +673,7 @@ def _unfinished_on_a_silent_rank(scan: ScanResult, view: JobView) -> list[Event]
 
 
 _INTERRUPT = "python.keyboard_interrupt"
+_CANCELLED = "slurm.job_cancelled"  # slurmstepd's "*** JOB/STEP ... CANCELLED AT ... ***"
 _STOP_SIGNALS = {"2", "SIGINT", "15", "SIGTERM"}
 
 

@@ -151,6 +151,8 @@ def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | N
         found = _RANK_PATTERNS[9].search(head)
     if found is None and "]<std" in head:
         found = _RANK_PATTERNS[10].match(head)
+    if found is None and "Worker_" in head:
+        found = _RANK_PATTERNS[11].search(head)
     if found is None and (head[:1].isspace() or head[:1].isdigit()):
         found = _SRUN_LABEL.match(head)
     rank = found.span("rank") if found is not None else None

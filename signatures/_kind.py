@@ -22,7 +22,10 @@ _PREFIX = re.compile(
     r"(?i)^(?:\s{0,3}(?:global_)?rank\s*[=:]?\s*\d{1,6}(?:\]|:|\s\||\s-\s)|\[(?:rank|default|r)\s?\d{1,6}\]"
     r"|\[\s*\d+\.\d{3,9}\]|\[?[0-2]\d:[0-5]\d:[0-5]\d\b"
     r"|\[?\d{1,4}[/.]\d{1,2}(?:[/.]\d{2,4})?[ T][0-2]?\d:[0-5]\d:[0-5]\d"  # detectron2's [03/07 20:19:00, 06/12/2020 10:05:38
-    r"|\[[IWEF]\s?[\w.]+\.(?:cpp|cc|cu|h|hpp|py):\d+\])"  # PyTorch's C++ log: [W reducer.cpp:1303]
+    r"|\[[IWEF]\s?[\w.]+\.(?:cpp|cc|cu|h|hpp|py):\d+\]"  # PyTorch's C++ log: [W reducer.cpp:1303]
+    # a process's name and pid, as vLLM's workers and Ray's actors prefix their lines: "(Worker_PP3 pid=200085)",
+    # "(RayTrainWorker pid=4321, ip=10.0.0.7)"
+    r"|\([\w.-]{1,60} pid=\d+(?:, ip=[\d.]+)?\))"
 )
 TIME_WITHIN = 48  # a timestamp this near the start of a line is its prefix, not a date in a sentence
 _MESSAGE = re.compile(

@@ -42,6 +42,9 @@ _RANK_PATTERNS = [
     re.compile(r"\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s?\[(?P<rank>\d{1,5})\]"),
     # Open MPI's --tag-output (mpirun, horovodrun): "[1,3]<stderr>:..." is job 1's rank 3; horovodrun's own "[3]<stderr>:"
     re.compile(r"^\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err|diag)>:"),
+    # a vLLM worker named for the one dimension of its parallel layout larger than 1 (the name leaves out the others,
+    # and DCP and EP subdivide TP and DP): "(Worker_PP3 pid=200085)" is rank 3, "(Worker_TP1_EP1 pid=9)" rank 1
+    re.compile(r"\((?:Diffusion)?Worker_(?:DP|PP|PCP|SP|CFG|TP)(?P<rank>\d{1,5})(?:_(?:DCP|EP)\d{1,5})* pid=\d"),
 ]
 # the same tag as a label to read past, for the patterns that strip a line's labels
 MPI_TAG = r"\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:"

@@ -28,6 +28,21 @@ _BACKWARD = re.compile(r"run_backward\(|, in _engine_run_backward\b")
 
 
 MIN_SEQ = 10  # sequence numbers below this are too common to say two timeouts are the same call of one group
+UNGROUPED_SEQ = 100  # without the group named, a number this high shared by every rank's timeout is one call
+
+
+def _one_call_everywhere(seq: str, calls: dict[int, tuple[str, str, Event]], events: list[Event]) -> bool:
+    """Older releases name no process group in their timeouts. Their ranks' timeouts at one sequence number are taken
+    for one call of one group when there are three or more ranks, the number is at least UNGROUPED_SEQ, no rank
+    timed out at another number, and the calls differ in their operation. Sizes alone do not count: two groups used
+    in lockstep reach the same count (a mixture-of-experts job reduces its dense gradients in one group and its
+    experts' in another, each once per bucket), and a rank waiting in the other group's reduce of other tensors
+    looks exactly like a size mismatch (blind_c1 039)."""
+    if len(calls) < 3 or int(seq) < UNGROUPED_SEQ or len({op for op, _, _ in calls.values()}) < 2:
+        return False
+    return all(
+        e.values.get("seq_num") == seq for e in events if e.rank is not None and e.values.get("seq_num", "").isdigit()
+    )
 
 
 def differ_at_seq(
@@ -55,8 +70,11 @@ def differ_at_seq(
         if len(calls) < 2 or (len(ops) == 1 and (len(sizes) == 1 or "" in sizes)):
             continue  # the same call everywhere (or a release that does not print its size)
         named = {groups[(rank, seq)] for rank in calls if (rank, seq) in groups}
-        if len(named) != 1:
-            continue  # no rank's group for this call is shown (an older release), or ranks of different groups
+        if len(named) > 1:
+            continue  # ranks of different groups
+        if not named and not _one_call_everywhere(seq, calls, events):
+            continue  # no rank's group is shown (an older release), and the number alone could be two groups' calls
+        sure = "high" if named else "medium"
         sides: dict[tuple[str, str], list[int]] = {}
         for rank, (op, n, _) in sorted(calls.items()):
             sides.setdefault((op, n), []).append(rank)
@@ -73,7 +91,7 @@ def differ_at_seq(
             return (
                 rank,
                 "differ_at_seq",
-                "high",
+                sure,
                 Reason(
                     f"at collective {seq} rank {rank} timed out in {said((op, n))} while ranks {rank_list(most)} "
                     f"timed out in {said(others)}: the same call of the group, not the same collective",

@@ -4,7 +4,10 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
 `recovered_rank` either way). The rule ids, in the order the first rule giving each is tried:
 - `differ_at_seq`: ranks' NCCL watchdog timeouts at one sequence number (the same call of the group) name
   different operations or sizes (WorkNCCL's OpType, NumelIn): the ranks were not running the same collective. The
-  rank alone in its call against two or more that agree (high), else no rank (medium); the finding becomes
+  rank alone in its call against two or more that agree (high; medium from a release that names no process group,
+  where three or more ranks must all have timed out at the one number, 100 or above, in different operations), else
+  no rank (medium); the
+  finding becomes
   `nccl.ranks_differ_at_same_collective` (class collective_mismatch), the timeouts its knock-on.
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
   others waited for it (medium); or one rank alone could not reach the store while the others reached it and
@@ -134,7 +137,7 @@ from ._lines import EXCEPTION_LINE, MPI_TAG
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._order import BURST_LINES, SIGN_SLACK, _close, _not_after, _plainly_before
-from ._ranks import FATAL_EXITS, JobView, exit_code, failed_on_its_own
+from ._ranks import FATAL_EXITS, JobView, exit_code, failed_on_its_own, task_ranks
 from ._schema import Signature
 from ._stall import STALLED, STALLED_LIVE, STOPPED
 from ._trend import step_of
@@ -568,7 +571,10 @@ def _launcher_only(c: Case) -> Attribution | None:
     others = [w for w in c.launcher if w is not event and w.rank is not None and not failed_on_its_own(w)]
     reasons = [Reason(text, event.source, event.line)]
     if others:
-        stopped = f"the launcher then stopped {len({w.rank for w in others})} other rank(s): teardown, not the cause"
+        stopped_ranks = {
+            r for w in others if w.rank is not None for r in task_ranks(w.text, w.rank)
+        }  # "tasks 9-10,12-15"
+        stopped = f"the launcher then stopped {len(stopped_ranks)} other rank(s): teardown, not the cause"
         reasons.append(Reason(stopped, others[0].source, others[0].line))
     view = c.view
     own = view.ranks.get(event.rank) if event.rank is not None else None

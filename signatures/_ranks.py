@@ -63,13 +63,15 @@ FORCED_KILL = "elastic.forced_kill_after_sigterm"
 STEP_ABORTED = "slurm.job_step_aborted"
 
 
-def mark_forced_kills(launcher: list[Event]) -> list[Event]:
+def mark_forced_kills(launcher: list[Event], cancels: list[Event] | None = None) -> list[Event]:
     """torchrun logs "Unable to shutdown process P via 15, forcefully exiting via 9" before it SIGKILLs a worker
     that outlived its SIGTERM: that worker's exit -9 is the launcher's teardown, not the OOM killer (exit_code
     says FORCED). So is srun's "task N: Killed" after other tasks had exited with an error and srun had aborted
-    the step ("Job step aborted: Waiting up to N seconds"): the task outlived the step it was tearing down."""
+    the step ("Job step aborted: Waiting up to N seconds", or slurmstepd's "*** STEP J.S ON host CANCELLED AT t
+    ***" among `cancels`, the scheduler's cancel records): the task outlived the step it was tearing down."""
     forced = {e.values.get("pid") for e in launcher if e.sig_id == FORCED_KILL}
-    torn = {(e.source_index, e.line) for e in _srun_torn_down(launcher)}
+    steps = [e for e in cancels or () if _STEP_CANCELLED.search(e.text)]
+    torn = {(e.source_index, e.line) for e in _srun_torn_down(launcher + steps)}
     if not forced and not torn:
         return launcher
     return [
@@ -94,9 +96,14 @@ def _srun_torn_down(launcher: list[Event]) -> list[Event]:
             out.append(e)
         if srun and code.isdigit() and code != "0":
             exited.add(src)
-        elif e.sig_id == STEP_ABORTED and src in exited:
+        elif (e.sig_id == STEP_ABORTED or _STEP_CANCELLED.search(e.text)) and src in exited:
             aborted.add(src)
     return out
+
+
+# slurmstepd cancelling one step, with no reason given (a preemption or requeue says DUE TO ...): srun's teardown of
+# the step after a task failed ("srun --kill-on-bad-exit", or srun's default on a task's error exit)
+_STEP_CANCELLED = re.compile(r"\*\*\* STEP \d+(?:_\d+)?\.\w+ ON [\w.-]+ CANCELLED AT \S+ \*\*\*")
 
 
 def killed_pids(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
@@ -292,6 +299,38 @@ def srun_task_ranks(events: list[Event]) -> list[Event]:
     ]
 
 
+# vLLM's worker processes prefix their lines with their place in the parallel layout, naming only the dimensions
+# larger than 1 (vllm/v1/executor/multiproc_executor.py, WorkerProc's process name): "(Worker_PP3 pid=200085)",
+# "(Worker_TP1 pid=9)", "(Worker_DP0_TP0_EP0 pid=1539019)"; Ray's actors print "(RayWorkerWrapper pid=9, ip=...)"
+_VLLM_WORKER = re.compile(r"\((?:Diffusion)?Worker((?:_(?:DP|PP|PCP|SP|CFG|TP|DCP|EP|FS)\d{1,5})+) pid=\d+")
+_VLLM_PLACE = re.compile(r"_([A-Z]+)(\d+)")
+_VLLM_DERIVED = {"DCP", "EP"}  # subdivisions of the TP (and DP) groups, not dimensions of their own
+
+
+def vllm_worker_rank(text: str) -> int | None:
+    """The global rank a vLLM worker's name gives: its index when it names one dimension of the layout (the others
+    are 1, so the rank is that index), 0 when every index it names is 0, else None (the sizes are not in the name)."""
+    found = _VLLM_WORKER.search(text[:200])
+    if found is None:
+        return None
+    places = [(dim, int(n)) for dim, n in _VLLM_PLACE.findall(found.group(1)) if dim not in _VLLM_DERIVED]
+    if not places:
+        return 0 if all(n == "0" for _, n in _VLLM_PLACE.findall(found.group(1))) else None
+    if len(places) == 1:
+        return places[0][1]
+    return 0 if all(n == 0 for _, n in places) else None
+
+
+def vllm_worker_ranks(events: list[Event]) -> list[Event]:
+    """An event with no rank on a vLLM worker's line takes the rank its worker name gives (see vllm_worker_rank)."""
+    out = []
+    for e in events:
+        if e.rank is None and "Worker" in e.text[:120] and (rank := vllm_worker_rank(e.text)) is not None:
+            e = dataclasses.replace(e, rank=rank)
+        out.append(e)
+    return out
+
+
 def task_file_ranks(events: list[Event], sources: list[str]) -> list[Event]:
     """Events with no rank in per-task files numbered by task (see numbered_sources) take the file's number."""
     numbered = numbered_sources(sources)
@@ -346,6 +385,24 @@ def table_ranks(events: list[Event]) -> list[Event]:
             if i >= 0 and heads[i][0] == e.source_index and 0 < e.line - heads[i][1] <= TABLE_ENTRY:
                 e = dataclasses.replace(e, rank=heads[i][2])
         out.append(e)
+    return out
+
+
+def noticed_line(exits: list[Event]) -> dict[int, float]:
+    """torchrun's failure table lists the other failed workers ("Failures:") before the one its agent saw fail first
+    ("Root Cause (first observed failure):"), so the last entry of a table is its first failure. Per table entry
+    that comes first but is printed last (by id): the line to order the launcher's records by, just above its
+    table's first entry. Entries of one source no more than TABLE_ENTRY lines apart are one table."""
+    entries = sorted((e for e in exits if _TABLE_EXIT.match(e.text)), key=lambda e: (e.source_index, e.line))
+    out: dict[int, float] = {}
+    table: list[Event] = []
+    for e in [*entries, None]:
+        if table and (e is None or e.source_index != table[-1].source_index or e.line - table[-1].line > TABLE_ENTRY):
+            if len(table) > 1:
+                out[id(table[-1])] = table[0].line - 0.5
+            table = []
+        if e is not None:
+            table.append(e)
     return out
 
 
