@@ -72,6 +72,7 @@ from ._ranks import (
     global_facts,
     global_ranks,
     killed_pids,
+    late_table_kills,
     mark_forced_kills,
     noticed_line,
     spawned_ranks,
@@ -490,8 +491,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         events.append(vanished)
     exits = [w for w in launcher if "launcher-exit" in sigs[w.sig_id].tags and w.rank is not None]
     # a fatal signal on a rank whose own log already shows the knock-on (a lost peer, a timeout) before it came
-    # after that error (C++'s "terminate called" aborting the process the exception left): not on its own
-    fatal = [w for w in exits if FATAL_EXITS.get(exit_code(w)) and not _after_its_knock_on(w, view)]
+    # after that error (C++'s "terminate called" aborting the process the exception left): not on its own; nor a kill
+    # torchrun's failure table timed well after another worker's own error exit (late_table_kills)
+    late = late_table_kills(exits)
+    fatal = [
+        w for w in exits if FATAL_EXITS.get(exit_code(w)) and not _after_its_knock_on(w, view) and id(w) not in late
+    ]
     promoted = False
     timed = [w for w in fatal if w.time is not None]
     # an untimed record of a rank a timed one already names (the failure table below "failed (exitcode: -9)") adds
@@ -506,8 +511,8 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         roots = [first_fatal]
     elif not roots and fatal:
         # a rank the launcher saw killed by a signal (the first it noticed); the others' timeouts follow from it
-        noticed = noticed_line(fatal)
-        if noticed:
+        noticed = noticed_line(exits)
+        if any(id(w) in noticed for w in fatal):
             fatal = sorted(fatal, key=lambda w: (w.source_index, noticed.get(id(w), w.line)))
         roots, promoted = fatal[:1], False
     elif not roots and collateral and (anonymous := _killed_before(launcher, collateral, sigs)) is not None:
@@ -522,7 +527,11 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         roots = [
             sorted(
                 exits,
-                key=lambda w: (not FATAL_EXITS.get(exit_code(w)), w.source_index, noticed.get(id(w), w.line)),
+                key=lambda w: (
+                    not FATAL_EXITS.get(exit_code(w)) or id(w) in late,
+                    w.source_index,
+                    noticed.get(id(w), w.line),
+                ),
             )[0]
         ]
     elif not roots:

@@ -132,6 +132,8 @@ def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | N
         found = _RANK_PATTERNS[0].search(head)
     if found is None and "[default" in head:
         found = _RANK_PATTERNS[1].search(head)
+    if found is None and "Worker_" in head:
+        found = _RANK_PATTERNS[11].search(head)
     nccl = "NCCL" in head
     if found is None and nccl:
         found = _RANK_PATTERNS[2].search(head)
@@ -151,8 +153,6 @@ def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | N
         found = _RANK_PATTERNS[9].search(head)
     if found is None and "]<std" in head:
         found = _RANK_PATTERNS[10].match(head)
-    if found is None and "Worker_" in head:
-        found = _RANK_PATTERNS[11].search(head)
     if found is None and (head[:1].isspace() or head[:1].isdigit()):
         found = _SRUN_LABEL.match(head)
     rank = found.span("rank") if found is not None else None

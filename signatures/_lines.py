@@ -32,7 +32,7 @@ _RANK_PATTERNS = [
     re.compile(r"(?<![\w-])rank(?P<rank>\d{1,6})(?=[:\s|\]-])"),
     # "[r2] ..." at the start of a line (after an srun label)
     re.compile(r"^(?:\s{0,3}\d{1,6}: )?\[r(?P<rank>\d{1,4})\] "),
-    # a JSON-lines logger's field: {"ts": ..., "rank": 3, ...} (last: _context.prefix_spans indexes the others)
+    # a JSON-lines logger's field: {"ts": ..., "rank": 3, ...} (_context.prefix_spans indexes these patterns)
     re.compile(r"\"(?:global_)?rank\"\s*:\s*(?P<rank>\d{1,6})(?![\d.])", re.IGNORECASE),
     # a worker's place in the job as a suffix: "step 5/60 | loss 1.13  (worker 1 of 3)"
     re.compile(r"\(worker (?P<rank>\d{1,6}) of \d{1,6}\)"),
@@ -46,6 +46,9 @@ _RANK_PATTERNS = [
     # and DCP and EP subdivide TP and DP): "(Worker_PP3 pid=200085)" is rank 3, "(Worker_TP1_EP1 pid=9)" rank 1
     re.compile(r"\((?:Diffusion)?Worker_(?:DP|PP|PCP|SP|CFG|TP)(?P<rank>\d{1,5})(?:_(?:DCP|EP)\d{1,5})* pid=\d"),
 ]
+# the order parse_prefix (and _context.prefix_spans) tries them in: a vLLM worker's name at the line's start is the
+# line's own, before a rank its message mentions ("(Worker_TP3 pid=9) ... rank 0 ...")
+_RANK_ORDER = [_RANK_PATTERNS[i] for i in (0, 1, 11, 2, 3, 4, 5, 6, 7, 8, 9, 10)]
 # the same tag as a label to read past, for the patterns that strip a line's labels
 MPI_TAG = r"\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:"
 # torchrun's labels anywhere in a line: a rank's line glued to another's unfinished one (a progress bar written with
@@ -117,7 +120,7 @@ def parse_prefix(line: str, default_year: int | None = None) -> Prefix:
     head = line[:PREFIX_CHARS]
     rank = host = None
     label = _SRUN_LABEL.match(head)
-    for pat in _RANK_PATTERNS:
+    for pat in _RANK_ORDER:
         m = pat.search(head)
         if m:
             rank = int(m.group("rank"))

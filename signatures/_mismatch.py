@@ -29,17 +29,22 @@ _BACKWARD = re.compile(r"run_backward\(|, in _engine_run_backward\b")
 
 MIN_SEQ = 10  # sequence numbers below this are too common to say two timeouts are the same call of one group
 UNGROUPED_SEQ = 100  # without the group named, a number this high shared by every rank's timeout is one call
+# a send on one rank and a receive on its peer at one sequence number are one exchange, not a mismatch
+_POINT_TO_POINT = {"SEND", "RECV", "RECVANYSOURCE", "COALESCED"}  # c10d OpType names (batched p2p: COALESCED)
 
 
 def _one_call_everywhere(seq: str, calls: dict[int, tuple[str, str, Event]], events: list[Event]) -> bool:
     """Older releases name no process group in their timeouts. Their ranks' timeouts at one sequence number are taken
     for one call of one group when there are three or more ranks, the number is at least UNGROUPED_SEQ, no rank
-    timed out at another number, and the calls differ in their operation. Sizes alone do not count: two groups used
-    in lockstep reach the same count (a mixture-of-experts job reduces its dense gradients in one group and its
+    timed out at another number, and one rank alone called another operation. Sizes alone do not count: two groups
+    used in lockstep reach the same count (a mixture-of-experts job reduces its dense gradients in one group and its
     experts' in another, each once per bucket), and a rank waiting in the other group's reduce of other tensors
     looks exactly like a size mismatch (blind_c1 039)."""
-    if len(calls) < 3 or int(seq) < UNGROUPED_SEQ or len({op for op, _, _ in calls.values()}) < 2:
+    ops = [op for op, _, _ in calls.values()]
+    if len(calls) < 3 or int(seq) < UNGROUPED_SEQ or len(set(ops)) < 2:
         return False
+    if min(ops.count(op) for op in set(ops)) != 1 or len(set(ops)) != 2:
+        return False  # only one rank against all the others (2 against 2 is two groups in lockstep as well)
     return all(
         e.values.get("seq_num") == seq for e in events if e.rank is not None and e.values.get("seq_num", "").isdigit()
     )
@@ -69,6 +74,9 @@ def differ_at_seq(
         sizes = {n for _, n, _ in calls.values()}
         if len(calls) < 2 or (len(ops) == 1 and (len(sizes) == 1 or "" in sizes)):
             continue  # the same call everywhere (or a release that does not print its size)
+        if len(ops) > 1 and ops & _POINT_TO_POINT:
+            continue  # a send and the receive it pairs with
+
         named = {groups[(rank, seq)] for rank in calls if (rank, seq) in groups}
         if len(named) > 1:
             continue  # ranks of different groups

@@ -137,7 +137,7 @@ from ._lines import EXCEPTION_LINE, MPI_TAG
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._order import BURST_LINES, SIGN_SLACK, _close, _not_after, _plainly_before
-from ._ranks import FATAL_EXITS, JobView, exit_code, failed_on_its_own, task_ranks
+from ._ranks import FATAL_EXITS, JobView, exit_code, failed_on_its_own, same_second, task_ranks
 from ._schema import Signature
 from ._stall import STALLED, STALLED_LIVE, STOPPED
 from ._trend import step_of
@@ -576,6 +576,14 @@ def _launcher_only(c: Case) -> Attribution | None:
         }  # "tasks 9-10,12-15"
         stopped = f"the launcher then stopped {len(stopped_ranks)} other rank(s): teardown, not the cause"
         reasons.append(Reason(stopped, others[0].source, others[0].line))
+    tied = same_second(event, c.launcher)
+    if tied:
+        why = (
+            f"{'rank' if len(tied) == 1 else 'ranks'} {rank_list(tied)} ended in the same second by the launcher's "
+            f"table: which came first it does not tell"
+        )
+        reasons.append(Reason(why, event.source, event.line))
+        confidence = "low"
     view = c.view
     own = view.ranks.get(event.rank) if event.rank is not None else None
     if meaning and own and own.collateral == [] and any(s.collateral for s in view.ranks.values()):

@@ -389,21 +389,64 @@ def table_ranks(events: list[Event]) -> list[Event]:
 
 
 def noticed_line(exits: list[Event]) -> dict[int, float]:
-    """torchrun's failure table lists the other failed workers ("Failures:") before the one its agent saw fail first
-    ("Root Cause (first observed failure):"), so the last entry of a table is its first failure. Per table entry
-    that comes first but is printed last (by id): the line to order the launcher's records by, just above its
-    table's first entry. Entries of one source no more than TABLE_ENTRY lines apart are one table."""
+    """torchrun's failure table lists the other failed workers ("Failures:", entries [1], [2], ...) before the one
+    its agent saw fail first ("Root Cause (first observed failure):", entry [0]), so the entry printed last came
+    first. Per Root Cause entry (by id) whose table's other entries are printed above it: the line to order the
+    launcher's records by, just above its table's first entry. Entries of one source no more than TABLE_ENTRY lines
+    apart are one table, which ends at its Root Cause entry (several agents' tables in one file follow each other);
+    an entry whose "[N]:" line was cut off the paste is left where it is. Give it every table entry of the source
+    (the launcher's records, not a subset): a table's first entry is where its Root Cause goes."""
     entries = sorted((e for e in exits if _TABLE_EXIT.match(e.text)), key=lambda e: (e.source_index, e.line))
     out: dict[int, float] = {}
     table: list[Event] = []
-    for e in [*entries, None]:
-        if table and (e is None or e.source_index != table[-1].source_index or e.line - table[-1].line > TABLE_ENTRY):
-            if len(table) > 1:
-                out[id(table[-1])] = table[0].line - 0.5
+    for e in entries:
+        if table and (e.source_index != table[-1].source_index or e.line - table[-1].line > TABLE_ENTRY):
             table = []
-        if e is not None:
-            table.append(e)
+        table.append(e)
+        if e.values.get("entry") == "0":  # the Root Cause entry, printed last: its table ends here
+            if len(table) > 1:
+                out[id(e)] = table[0].line - 0.5
+            table = []
     return out
+
+
+def same_second(event: Event, launcher: list[Event]) -> list[int]:
+    """The other ranks torchrun's failure table saw end on their own in the same (whole) second as `event`'s entry:
+    the table's times cannot order them, and its Root Cause is then only one of them."""
+    if not _TABLE_EXIT.match(event.text) or event.at is None:
+        return []
+    return sorted(
+        {
+            w.rank
+            for w in launcher
+            if w.rank is not None
+            and w.rank != event.rank
+            and w.source_index == event.source_index
+            and _TABLE_EXIT.match(w.text)
+            and failed_on_its_own(w)
+            and w.at == event.at
+        }
+    )
+
+
+LATE_KILL = 2.0  # seconds: a table's times are whole seconds, so a kill one second after an exit may have come first
+
+
+def late_table_kills(exits: list[Event]) -> set[int]:
+    """torchrun's failure table gives each entry the time the agent saw it end. A worker killed by a signal at least
+    LATE_KILL seconds after another worker of the same table had already ended on its own with an error (exit 1 at
+    13:02:58, SIGKILL at 13:03:29: the agent's SIGKILL of a worker that outlived the SIGTERM it sent on the first
+    failure) came after the failure, not before it. Those entries, by id."""
+    entries = [e for e in exits if _TABLE_EXIT.match(e.text) and e.at is not None]
+    own: dict[int, float] = {}  # per source, the first time an entry ended on its own without a signal
+    for e in entries:
+        if failed_on_its_own(e) and exit_code(e) not in FATAL_EXITS and e.at is not None:
+            own[e.source_index] = min(own.get(e.source_index, e.at), e.at)
+    return {
+        id(e)
+        for e in entries
+        if e.source_index in own and FATAL_EXITS.get(exit_code(e)) and (e.at or 0.0) - own[e.source_index] >= LATE_KILL
+    }
 
 
 def failed_on_its_own(e: Event) -> bool:

@@ -127,3 +127,36 @@ def test_a_vllm_workers_traceback_is_a_failure_of_its_rank_not_a_text_that_is_no
     # prose that mentions a pid in brackets mid-line is still no log
     prose = "The service (see the notes above, pid=42) restarts nightly.\nNothing else happened.\n"
     assert diagnose_sources([source_from_bytes("notes.txt", prose.encode())], matcher).not_a_log is not None
+
+
+def test_several_agents_failure_tables_in_one_file_each_end_at_their_root_cause(matcher):
+    # after a review: two torchrun agents' tables in one console (blind_r2 006's, without the agents' own "failed
+    # (exitcode: 1)" lines): node B's table (Root Cause rank 2, at 12:36:29) comes first, node A's (rank 1, then Root
+    # Cause rank 0, at 12:36:30) after it; node A's Root Cause must not be moved above node B's
+    console = Path(__file__).resolve().parent / "corpus" / "blind_r2" / "runs" / "006_ckpt_readonly_node_r2"
+    lines = (console / "console.log").read_text().splitlines(keepends=True)[60:139]
+    tables = "".join(line for line in lines if "failed (exitcode" not in line)
+    assert "Root Cause" in tables and _text(matcher, tables)[2] == 2
+
+
+def test_the_ungrouped_odd_operation_needs_one_rank_against_the_rest_and_no_point_to_point(matcher):
+    # after a review of 003's fix: two ranks against two is two groups in lockstep as well; a send against the
+    # receives it pairs with is one exchange
+    text = Path(_log("003")).read_text()
+    two_two = text.replace(
+        "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803, OpType=ALLREDUCE",
+        "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803, OpType=ALLGATHER",
+    )
+    assert _text(matcher, two_two)[1] == "nccl_timeout"
+    p2p = text.replace("OpType=ALLREDUCE", "OpType=RECV").replace("OpType=ALLGATHER", "OpType=SEND")
+    assert _text(matcher, p2p)[1] == "nccl_timeout"
+
+
+def test_a_vllm_workers_name_wins_over_a_rank_its_message_mentions(matcher):
+    text = (
+        "(Worker_TP3 pid=4242) INFO 10-17 02:19:20 [parallel_state.py:1] rank 0 in world size 4 is assigned as DP "
+        "rank 0, PP rank 0, TP rank 3\n"
+        "(Worker_TP3 pid=4242) ERROR 10-17 02:19:27 [multiproc_executor.py:654] torch.AcceleratorError: CUDA error: "
+        "an illegal memory access was encountered\n"
+    )
+    assert _text(matcher, text) == ("cuda.illegal_memory_access", "cuda_illegal_memory_access", 3)
