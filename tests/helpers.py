@@ -23,3 +23,14 @@ def top_diagnosis(paths, matcher):
     report = signatures.diagnose([str(p) for p in paths], matcher=matcher)
     assert report.diagnoses, report.outcome
     return report.diagnoses[0]
+
+
+def top(report: Report) -> tuple:
+    """(signature, class, initiating rank) of a report's first diagnosis, or (its outcome, None, None)."""
+    d = report.diagnoses[0] if report.diagnoses else None
+    return (d.signature, d.class_, d.initiating_rank) if d else (report.outcome, None, None)
+
+
+def top_of_text(matcher, text: str, name: str = "console.log") -> tuple:
+    """top() of one in-memory log, taken as it is (no dedent)."""
+    return top(diagnose_sources([source_from_bytes(name, text.encode())], matcher))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import top, top_of_text
+
 from signatures import diagnose, diagnose_sources, source_from_bytes
 
 T25 = Path(__file__).resolve().parent / "realworld" / "blind_t25" / "logs"
@@ -15,85 +17,76 @@ def _log(prefix: str) -> str:
     return str(path)
 
 
-def _top(report):
-    d = report.diagnoses[0] if report.diagnoses else None
-    return (d.signature, d.class_, d.initiating_rank) if d else (report.outcome, None, None)
-
-
-def _text(matcher, text: str, name: str = "console.log"):
-    return _top(diagnose_sources([source_from_bytes(name, text.encode())], matcher))
-
-
 def test_torchruns_agent_line_alone_names_a_segfault(matcher):
     # 008: "failed (exitcode: -11) local_rank: 1 (pid: 5528)" after the survivors were SIGTERMed then SIGKILLed; no
     # failure table with the signal's name: it was answered as no failure at all
-    assert _top(diagnose([_log("008")], matcher)) == ("process.segfault", "python_exception_other", 1)
+    assert top(diagnose([_log("008")], matcher)) == ("process.segfault", "python_exception_other", 1)
     # a worker stopped by the agent's SIGTERM is no segfault
     line = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -15) local_rank: 1 (pid: 5528)\n"
-    assert _text(matcher, line)[0] != "process.segfault"
+    assert top_of_text(matcher, line)[0] != "process.segfault"
 
 
 def test_mpiruns_report_with_its_pid_blanked_out_names_the_killed_rank(matcher):
     # 020: "mpirun noticed that process rank 1 with PID xxxxxx on node xxxxxxxx exited on signal 9 (Killed)."
-    assert _top(diagnose([_log("020")], matcher)) == ("launcher.exit_sigkill", "host_oom_killed", 1)
+    assert top(diagnose([_log("020")], matcher)) == ("launcher.exit_sigkill", "host_oom_killed", 1)
     # the same report of a segfault and of an abort
     said = "mpirun noticed that process rank {r} with PID 4242 on node gpu2 exited on signal {s} ({w}).\n"
-    assert _text(matcher, said.format(r=2, s=11, w="Segmentation fault")) == (
+    assert top_of_text(matcher, said.format(r=2, s=11, w="Segmentation fault")) == (
         "process.segfault",
         "python_exception_other",
         2,
     )
-    assert _text(matcher, said.format(r=3, s=6, w="Aborted"))[::2] == ("launcher.exit_sigabrt", 3)
+    assert top_of_text(matcher, said.format(r=3, s=6, w="Aborted"))[::2] == ("launcher.exit_sigabrt", 3)
 
 
 def test_torchruns_failure_table_names_its_root_cause_entry_not_the_first_printed(matcher):
     # 002: "Failures:" lists rank 7 and "Root Cause (first observed failure):" rank 6, both exit 1 in the same second
-    assert _top(diagnose([_log("002")], matcher)) == ("launcher.exit_error", "python_exception_other", 6)
+    assert top(diagnose([_log("002")], matcher)) == ("launcher.exit_error", "python_exception_other", 6)
     # the same table with the two entries' ranks swapped names the other rank: the entry, not the number, decides
     text = Path(_log("002")).read_text()
     swapped = text.replace("rank      : 7 (local_rank: 7)", "@@").replace(
         "rank      : 6 (local_rank: 6)", "rank      : 7 (local_rank: 7)"
     )
     swapped = swapped.replace("@@", "rank      : 6 (local_rank: 6)")
-    assert _text(matcher, swapped)[2] == 7
+    assert top_of_text(matcher, swapped)[2] == 7
 
 
 def test_srun_killing_the_other_tasks_after_its_step_was_cancelled_is_teardown(matcher):
     # 006: "task 5: Exited with exit code 1", slurmstepd's "*** STEP ... CANCELLED AT ... ***", then fifteen tasks
     # "Killed" (some in lists: "tasks 9-10,12-15"): the kills are srun ending the step, the exit is the cause
-    assert _top(diagnose([_log("006")], matcher)) == ("launcher.exit_error", "python_exception_other", 5)
+    assert top(diagnose([_log("006")], matcher)) == ("launcher.exit_error", "python_exception_other", 5)
     report = diagnose([_log("006")], matcher)
     reasons = " ".join(r.text for r in report.diagnoses[0].attribution.reasons)
     assert "stopped 15 other rank(s)" in reasons
     text = Path(_log("006")).read_text()
     # without a task's error exit before it, the cancel stands as what ended the step
     cancelled = "".join(line for line in text.splitlines(keepends=True) if "Exited with exit code" not in line)
-    assert _text(matcher, cancelled)[1] == "preemption_sigterm"
+    assert top_of_text(matcher, cancelled)[1] == "preemption_sigterm"
     # and with no cancel between the exit and the kills, the kills are not taken for srun's teardown
     kills = "".join(line for line in text.splitlines(keepends=True) if "CANCELLED AT" not in line)
-    assert _text(matcher, kills)[1] == "host_oom_killed"
+    assert top_of_text(matcher, kills)[1] == "host_oom_killed"
 
 
 def test_timeouts_in_different_collectives_at_one_seqnum_without_the_group_named(matcher):
     # 003: a release that names no process group; ranks 0, 1, 3 time out in ALLREDUCE and rank 2 in ALLGATHER, all
     # at SeqNum=1803: rank 2 ran another collective
-    assert _top(diagnose([_log("003")], matcher)) == (
+    assert top(diagnose([_log("003")], matcher)) == (
         "nccl.ranks_differ_at_same_collective",
         "collective_mismatch",
         2,
     )
     text = Path(_log("003")).read_text()
     # a low sequence number could be two groups' calls: no mismatch without the group
-    assert _text(matcher, text.replace("SeqNum=1803", "SeqNum=37"))[1] == "nccl_timeout"
+    assert top_of_text(matcher, text.replace("SeqNum=1803", "SeqNum=37"))[1] == "nccl_timeout"
     # nor with only two ranks' timeouts (no majority to tell the odd one)
     two = "".join(line for line in text.splitlines(keepends=True) if "[Rank 0]" not in line and "[Rank 3]" not in line)
-    assert _text(matcher, two)[1] == "nccl_timeout"
+    assert top_of_text(matcher, two)[1] == "nccl_timeout"
     # nor when another rank timed out at another number
     other = text.replace(
         "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803",
         "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1790",
     )
-    assert _text(matcher, other)[1] == "nccl_timeout"
+    assert top_of_text(matcher, other)[1] == "nccl_timeout"
     # nor when only the sizes differ: two groups used in lockstep (a mixture-of-experts job's dense and expert
     # reduces) reach the same count, and a rank in the other group's reduce shows another size (blind_c1 039)
     sizes = text.replace("OpType=ALLGATHER", "OpType=ALLREDUCE")
@@ -104,18 +97,18 @@ def test_timeouts_in_different_collectives_at_one_seqnum_without_the_group_named
         "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803, OpType=ALLREDUCE, NumelIn=9",
         "[Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803, OpType=ALLREDUCE, NumelIn=7",
     )
-    assert "NumelIn=7" in sizes and _text(matcher, sizes)[1] == "nccl_timeout"
+    assert "NumelIn=7" in sizes and top_of_text(matcher, sizes)[1] == "nccl_timeout"
 
 
 def test_vllm_worker_names_give_ranks(matcher):
     # 016: "(Worker_DP0_TP0_EP0 pid=1539019) ... CUDA error: an illegal memory access": every index 0 is rank 0
-    assert _top(diagnose([_log("016")], matcher)) == ("cuda.illegal_memory_access", "cuda_illegal_memory_access", 0)
+    assert top(diagnose([_log("016")], matcher)) == ("cuda.illegal_memory_access", "cuda_illegal_memory_access", 0)
     text = Path(_log("016")).read_text()
     # a worker named by two non-zero places: the sizes are not in the name, no rank
-    assert _text(matcher, text.replace("Worker_DP0_TP0_EP0", "Worker_DP1_TP1_EP3"))[2] is None
+    assert top_of_text(matcher, text.replace("Worker_DP0_TP0_EP0", "Worker_DP1_TP1_EP3"))[2] is None
     # one dimension: its index (a pipeline stage, a tensor-parallel shard, with the EP index that subdivides it)
-    assert _text(matcher, text.replace("Worker_DP0_TP0_EP0", "Worker_PP3"))[2] == 3
-    assert _text(matcher, text.replace("Worker_DP0_TP0_EP0", "Worker_TP2_EP2"))[2] == 2
+    assert top_of_text(matcher, text.replace("Worker_DP0_TP0_EP0", "Worker_PP3"))[2] == 3
+    assert top_of_text(matcher, text.replace("Worker_DP0_TP0_EP0", "Worker_TP2_EP2"))[2] == 2
 
 
 def test_a_vllm_workers_traceback_is_a_failure_of_its_rank_not_a_text_that_is_no_log(matcher):
@@ -136,7 +129,7 @@ def test_several_agents_failure_tables_in_one_file_each_end_at_their_root_cause(
     console = Path(__file__).resolve().parent / "corpus" / "blind_r2" / "runs" / "006_ckpt_readonly_node_r2"
     lines = (console / "console.log").read_text().splitlines(keepends=True)[60:139]
     tables = "".join(line for line in lines if "failed (exitcode" not in line)
-    assert "Root Cause" in tables and _text(matcher, tables)[2] == 2
+    assert "Root Cause" in tables and top_of_text(matcher, tables)[2] == 2
 
 
 def test_the_ungrouped_odd_operation_needs_one_rank_against_the_rest_and_no_point_to_point(matcher):
@@ -147,9 +140,9 @@ def test_the_ungrouped_odd_operation_needs_one_rank_against_the_rest_and_no_poin
         "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803, OpType=ALLREDUCE",
         "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1803, OpType=ALLGATHER",
     )
-    assert _text(matcher, two_two)[1] == "nccl_timeout"
+    assert top_of_text(matcher, two_two)[1] == "nccl_timeout"
     p2p = text.replace("OpType=ALLREDUCE", "OpType=RECV").replace("OpType=ALLGATHER", "OpType=SEND")
-    assert _text(matcher, p2p)[1] == "nccl_timeout"
+    assert top_of_text(matcher, p2p)[1] == "nccl_timeout"
 
 
 def test_a_vllm_workers_name_wins_over_a_rank_its_message_mentions(matcher):
@@ -159,4 +152,4 @@ def test_a_vllm_workers_name_wins_over_a_rank_its_message_mentions(matcher):
         "(Worker_TP3 pid=4242) ERROR 10-17 02:19:27 [multiproc_executor.py:654] torch.AcceleratorError: CUDA error: "
         "an illegal memory access was encountered\n"
     )
-    assert _text(matcher, text) == ("cuda.illegal_memory_access", "cuda_illegal_memory_access", 3)
+    assert top_of_text(matcher, text) == ("cuda.illegal_memory_access", "cuda_illegal_memory_access", 3)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from signatures import diagnose, diagnose_sources, source_from_bytes
+from helpers import top, top_of_text
+
+from signatures import diagnose
 
 T26 = Path(__file__).resolve().parent / "realworld" / "blind_t26" / "logs"
 
@@ -16,19 +18,10 @@ def _log(prefix: str) -> str:
     return str(path)
 
 
-def _top(report):
-    d = report.diagnoses[0] if report.diagnoses else None
-    return (d.signature, d.class_, d.initiating_rank) if d else (report.outcome, None, None)
-
-
-def _text(matcher, text: str):
-    return _top(diagnose_sources([source_from_bytes("console.log", text.encode())], matcher))
-
-
 def test_jaxs_coordination_service_names_the_task_whose_heartbeat_stopped(matcher):
     # 001: "Task /job:jax_worker/replica:0/task:37 heartbeat timeout. This indicates that the remote task has failed,
     # got preempted, or crashed unexpectedly." while every other process had just logged step 198: it was "healthy"
-    assert _top(diagnose([_log("001")], matcher)) == (
+    assert top(diagnose([_log("001")], matcher)) == (
         "jax.coordination_heartbeat_timeout",
         "nccl_remote_peer_exited",
         37,
@@ -41,32 +34,35 @@ def test_jaxs_coordination_service_names_the_task_whose_heartbeat_stopped(matche
     text = Path(_log("001")).read_text()
     lines = text.splitlines(keepends=True)
     cut = next(i for i, line in enumerate(lines) if "heartbeat timeout" in line)
-    assert _text(matcher, "".join(lines[:cut] + [own] + lines[cut:]))[:2] == ("xla.resource_exhausted_oom", "cuda_oom")
+    assert top_of_text(matcher, "".join(lines[:cut] + [own] + lines[cut:]))[:2] == (
+        "xla.resource_exhausted_oom",
+        "cuda_oom",
+    )
 
 
 def test_a_failure_table_entry_without_its_pid_is_still_the_launchers_record(matcher):
     # 003: an older torchrun prints "exitcode  : 1 " with no "(pid: N)" in its Root Cause entry, and the agent's own
     # line is not in the paste: it was "healthy"
-    assert _top(diagnose([_log("003")], matcher)) == ("launcher.exit_error", "python_exception_other", 1)
+    assert top(diagnose([_log("003")], matcher)) == ("launcher.exit_error", "python_exception_other", 1)
     # an entry that exited 0 is no failure
     text = Path(_log("003")).read_text().replace("exitcode  : 1 ", "exitcode  : 0 ")
-    assert _text(matcher, text)[1] != "python_exception_other"
+    assert top_of_text(matcher, text)[1] != "python_exception_other"
 
 
 def test_a_kill_the_table_times_after_another_ranks_own_exit_is_teardown(matcher):
     # 010: rank 3 exits 1 at 13:02:58; rank 0 is SIGKILLed and rank 2 SIGTERMed at 13:03:29, when torchrun gave up
     # on the survivors; the Root Cause entry (rank 1) is cut off after its rank line. The kill was taken for an OOM
-    assert _top(diagnose([_log("010")], matcher)) == ("launcher.exit_error", "python_exception_other", 3)
+    assert top(diagnose([_log("010")], matcher)) == ("launcher.exit_error", "python_exception_other", 3)
     # a kill in the same second as the exit may have come first: it still leads
     text = Path(_log("010")).read_text().replace("2026-09-07_13:03:29", "2026-09-07_13:02:58")
-    assert _text(matcher, text)[1:] == ("host_oom_killed", 0)
+    assert top_of_text(matcher, text)[1:] == ("host_oom_killed", 0)
 
 
 def test_the_root_cause_entry_leads_only_where_its_index_is_in_the_paste(matcher):
     # 010's Root Cause block lost its exit line, so its Failures entries keep their order: the last of them is not
     # taken for the Root Cause
     text = Path(_log("010")).read_text()
-    assert "[0]:" in text and _text(matcher, text)[2] == 3
+    assert "[0]:" in text and top_of_text(matcher, text)[2] == 3
     # 013: four ranks exit 1 in the same second; the Root Cause (rank 0) is named, with low confidence, and the reason
     # says the others ended in that second too
     report = diagnose([_log("013")], matcher)
