@@ -116,6 +116,7 @@ SETS = {
     "runs_r51": ROOT / "tests" / "corpus" / "blind_r51",  # hard attribution: teardown, silent, late, frozen 8c70000
     "runs_r52": ROOT / "tests" / "corpus" / "blind_r52",  # evidence handed over in part, frozen 66ab85c
     "runs_r53": ROOT / "tests" / "corpus" / "blind_r53",  # other stacks, silent culprits, teardowns, frozen 07352c4
+    "runs_r54": ROOT / "tests" / "corpus" / "blind_r54",  # bigger jobs handed over as several sources, frozen 7f0ec13
 }
 
 
