@@ -113,7 +113,8 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   printed going bad first (medium); or, for a numerics failure on every rank, one rank's own failure alone reports a
   non-finite value where the others' are finite ("local=nan"), or its last logged loss alone is 1,000 times the
   others' (medium).
-- `all_alike`: every rank failed the same way: no single rank started it (rank null).
+- `all_alike`: every rank failed the same way: no single rank started it (rank null); or several ranks timed out in
+  one call while two or more ranks of the job are missing from the log (low, _several_alike).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
 - `device_index`: the line names no rank and nothing above tells which, but it names the GPU it happened on ("GPU 1
@@ -665,14 +666,36 @@ def _knock_on(c: Case) -> Attribution | None:
     stack = c.oddities.stack
     if stack is not None:
         return _because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line))
-    if event.rank is None or not c.every_rank:
+    if event.rank is None:
         return None
+    if not c.every_rank:
+        return _several_alike(c)
     value = c.oddities.value  # one rank's last numbers differ from the rest's: the one that went its own way
     if value is not None:
         alike = Reason(f"all {len(c.ranks)} ranks timed out alike", event.source, event.line)
         return _because(value.rank, "odd_value_out", "low", Reason(value.text, value.source, value.line), alike)
     why = f"all {len(c.ranks)} ranks timed out alike and none is missing or behind"
     return _because(None, "all_alike", "low", Reason(why, event.source, event.line))
+
+
+def _several_alike(c: Case) -> Attribution | None:
+    """Several ranks timed out in the same collective call (one sequence number, or none printed) and more than one
+    rank of the job is not in the log: any of those could be the one they waited for, and which rank's timeout was
+    printed first says nothing (each rank's watchdog counts from its own start of the call). No rank, low; None when
+    the timeouts name different calls or only one rank is missing (the silent rule's case)."""
+    if c.sig.cls != "nccl_timeout" or len(c.ranks) < 2:
+        return None
+    seqs = {e.values.get("seq_num") for e in c.same_sig if e.rank is not None}
+    if len(seqs - {None, ""}) > 1:
+        return None
+    missing = sorted(c.view.expected - set(c.ranks))
+    if len(missing) < 2:
+        return None
+    why = (
+        f"ranks {rank_list(c.ranks)} timed out alike; ranks {rank_list(missing)} are not in this log, and any of them "
+        "could be the one the others waited for"
+    )
+    return _because(None, "all_alike", "low", Reason(why, c.event.source, c.event.line))
 
 
 def _named(c: Case) -> Attribution | None:

@@ -69,3 +69,17 @@ def test_the_root_cause_entry_leads_only_where_its_index_is_in_the_paste(matcher
     d = report.diagnoses[0]
     assert d.initiating_rank == 0 and d.attribution.confidence == "low"
     assert any(re.search(r"ranks 2, 3 ended in the same second", r.text) for r in d.attribution.reasons)
+
+
+def test_several_ranks_timing_out_alike_with_several_missing_name_no_rank(matcher):
+    # 014: ranks 1, 7, 2, 3, 5 time out in one _ALLGATHER_BASE (SeqNum 211067); ranks 0, 4 and 6 are not in the
+    # excerpt. The first timeout printed (rank 1) was named; any of the three missing could be the one
+    report = diagnose([_log("014")], matcher)
+    d = report.diagnoses[0]
+    assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nccl_timeout", None, "all_alike")
+    assert "ranks 0, 4, 6 are not in this log" in d.attribution.reasons[0].text
+    # with only rank 6 missing, it is the silent rank the others waited for
+    text = Path(_log("014")).read_text()
+    line = next(x for x in text.splitlines(keepends=True) if "[Rank 1]" in x)
+    more = text + line.replace("[Rank 1]", "[Rank 0]") + line.replace("[Rank 1]", "[Rank 4]")
+    assert top_of_text(matcher, more)[1:] == ("nccl_timeout", 6)
