@@ -545,6 +545,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         events.append(live)
     cut = None if roots or collateral or launcher else _traceback_cut(scan, went_on)
     if cut is not None:  # nothing but a traceback the log ends inside, its exception line cut off
+        cut = refine([cut], sigs)[0]  # its last frame can say what raised (DeepSpeed's batch-size check)
         roots = [cut]
         events.append(cut)
     if not roots:
