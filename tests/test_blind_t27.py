@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import top, top_of_text
+
 from signatures import diagnose
 
 T27 = Path(__file__).resolve().parent / "realworld" / "blind_t27" / "logs"
