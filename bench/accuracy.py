@@ -118,6 +118,10 @@ SETS = {
     "runs_r52": ROOT / "tests" / "corpus" / "blind_r52",  # evidence handed over in part, frozen 66ab85c
     "runs_r53": ROOT / "tests" / "corpus" / "blind_r53",  # other stacks, silent culprits, teardowns, frozen 07352c4
     "runs_r54": ROOT / "tests" / "corpus" / "blind_r54",  # bigger jobs handed over as several sources, frozen 7f0ec13
+    "runs_r55": ROOT
+    / "tests"
+    / "corpus"
+    / "blind_r55",  # frameworks' own wording (FSDP, DCP, HF, Lightning), frozen 4784613
 }
 
 
@@ -144,6 +148,7 @@ def evaluate(directory: Path, matcher) -> dict:
         "healthy": 0,
         "healthy_flagged": 0,
         "disputed": [],  # healthy runs flagged with their evaluator's own alternative class
+        "flagged": [],  # every healthy run or log flagged as failing
         "ranked": 0,
         "ranked_right": 0,
     }
@@ -170,6 +175,8 @@ def evaluate(directory: Path, matcher) -> dict:
         if row["class"] == "healthy":
             result["healthy"] += 1
             result["healthy_flagged"] += got != "healthy"
+            if got != "healthy":
+                result["flagged"].append(row["file"])
             # flagged with the class its evaluator named as acceptable too: a label in dispute (runs_r42 017, a job
             # that saved and exited cleanly after a scancel, which runs_r37 022 and blind_c3 023 label
             # preemption_sigterm)

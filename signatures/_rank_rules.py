@@ -138,7 +138,7 @@ from ._lines import EXCEPTION_LINE, MPI_TAG
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._order import BURST_LINES, SIGN_SLACK, _close, _not_after, _plainly_before
-from ._ranks import FATAL_EXITS, JobView, exit_code, failed_on_its_own, same_second, task_ranks
+from ._ranks import FATAL_EXITS, TEARDOWN_EXITS, JobView, exit_code, failed_on_its_own, same_second, task_ranks
 from ._schema import Signature
 from ._stall import STALLED, STALLED_LIVE, STOPPED
 from ._trend import step_of
@@ -1128,6 +1128,38 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
     )
 
 
+def _only_one_stopped(view: JobView, missing: list[int], timed_out: set[int]) -> Attribution | None:
+    """Several ranks are not in the log's timeouts (a tail, a console that lost lines), but the launcher saw all of
+    them but one end on their own with an error exit, as ranks do after their timeout, and had to stop that one (a
+    SIGTERM when it tore the job down): it was still inside something when the others gave up waiting for it."""
+    if len(missing) < 2:
+        return None
+    ended = {
+        r
+        for r in missing
+        if (x := view.ranks.get(r)) is not None and x.exit is not None and failed_on_its_own(x.exit.event)
+    }
+    left = [r for r in missing if r not in ended]
+    state = view.ranks.get(left[0]) if len(left) == 1 else None
+    if state is None or state.exit is None or exit_code(state.exit.event) not in TEARDOWN_EXITS:
+        return None
+    rank, code = left[0], exit_code(state.exit.event)
+    others = sorted(timed_out | ended)
+    return Attribution(
+        rank,
+        "silent_rank",
+        "medium",
+        [
+            Reason(
+                f"rank {rank} is the only rank the launcher had to stop (exit {code}): ranks {rank_list(others)} had "
+                "ended on their own after the timeout, so it was still inside something when they gave up on it",
+                state.exit.event.source,
+                state.exit.event.line,
+            )
+        ],
+    )
+
+
 def _silent_or_behind(
     view: JobView, sig: Signature, ranks: list[int], event: Event, sigs: dict[str, Signature], oddities: Oddities
 ) -> Attribution | None:
@@ -1175,6 +1207,9 @@ def _silent_or_behind(
                 ),
             ],
         )
+    stopped = _only_one_stopped(view, missing, timed_out)
+    if stopped is not None:
+        return stopped
     gone = oddities.elsewhere(missing) if len(missing) >= 2 else None
     if gone is not None:  # several did not report it (a launcher stopped them first): the one that went elsewhere
         return Attribution(
