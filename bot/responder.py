@@ -648,19 +648,28 @@ class Responder:
         return None
 
     def refresh(self, client: WebClient, incident_id: int) -> None:
-        """Re-render the incident's message from the stored report and everything recorded since."""
+        """Re-render the incident's message from the stored report and everything recorded since.
+
+        Two presses at once (two people, two threads or two replicas) each render what was recorded when they read
+        it, and Slack keeps whichever update reached it last: possibly the one rendered before the other press was
+        recorded. So after its update each refresh reads again, and renders again when what it showed is no longer
+        what is recorded: the last refresh to finish shows everything (REFRESH_ROUNDS at most)."""
         incident = self.store.incident(incident_id)
         if incident is None or not incident.message_ts:
             return
-        actions = self.store.actions(incident.id)
-        state = self._state(incident, actions)
-        client.chat_update(
-            channel=incident.channel, ts=incident.message_ts, **_kw(diagnosis_message(incident.report, state))
-        )
-        details = details_message(incident.report, state)
-        posted = [a["value"] for a in actions if a["action"] == "details" and a["user_id"] == DENPEX]
-        if details is not None and posted:
-            client.chat_update(channel=incident.channel, ts=posted[-1], **_kw(details))
+        shown = None
+        for _ in range(REFRESH_ROUNDS):
+            actions = self.store.actions(incident.id)
+            state = self._state(incident, actions)
+            message = _kw(diagnosis_message(incident.report, state))
+            details = details_message(incident.report, state)
+            if (message, details and _kw(details)) == shown:
+                return  # what Slack shows is what is recorded
+            client.chat_update(channel=incident.channel, ts=incident.message_ts, **message)
+            posted = [a["value"] for a in actions if a["action"] == "details" and a["user_id"] == DENPEX]
+            if details is not None and posted:
+                client.chat_update(channel=incident.channel, ts=posted[-1], **_kw(details))
+            shown = (message, details and _kw(details))
 
     def _state(self, incident, actions: list[dict]) -> MessageState:
         """What the incident's messages show besides its report: who did what since it was opened."""
@@ -685,6 +694,7 @@ class Responder:
 
 
 DENPEX = "denpex"  # who the bot's own recorded actions (the details message it posted) are by
+REFRESH_ROUNDS = 3  # renders of one refresh at most: the first, and again while presses keep changing the record
 
 
 def _epoch(ts: str | None) -> float | None:

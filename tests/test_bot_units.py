@@ -309,3 +309,31 @@ def test_http_mode_serves_a_host_that_stands_for_several_addresses():
         "stopping",
         "stopped",
     ]
+
+
+def test_a_refresh_renders_again_when_a_press_was_recorded_while_it_updated(tmp_path):
+    # two presses handled at once: each refresh renders what was recorded when it read, and Slack keeps the update
+    # that reaches it last. Here a second person's press is recorded while the first refresh's update is on its way
+    # (as a press on another thread or replica does): the refresh must end by showing both
+    from bot.responder import Responder
+
+    store = Store(tmp_path / "db.sqlite")
+    report = _report(CORPUS / "001_python_exception_other.log")
+    iid = store.open_incident("C1", "1.0", None, "x.log", "fp", report, "U1")
+    store.record_feedback(iid, "U1", "useful", action="useful")
+    responder = object.__new__(Responder)  # refresh needs only the store
+    responder.store = store
+
+    class Client:
+        def __init__(self):
+            self.shown: list[str] = []
+
+        def chat_update(self, **kw):
+            self.shown.append(json.dumps(kw["blocks"]))
+            if len(self.shown) == 1:  # the other press lands while this update is on its way
+                store.record_feedback(iid, "U2", "useful", action="useful")
+
+    client = Client()
+    responder.refresh(client, iid)  # type: ignore[arg-type]  # chat_update is all refresh calls
+    assert "<@U1>" in client.shown[-1] and "<@U2>" in client.shown[-1]
+    assert len(client.shown) == 2  # rendered again once, and no more when nothing changed

@@ -133,6 +133,29 @@ def test_useful_pressed_twice_counts_once(fake, bot, driver):
     assert [u for (u,) in useful] == ["U123", "U456"] and presses == 2
 
 
+def test_useful_pressed_by_many_at_once_shows_everyone(fake, bot, driver):
+    # presses handled side by side each re-render the message; Slack keeps the update that reaches it last, which
+    # may have been rendered before the other presses were recorded (CI once ended with one name missing): each
+    # refresh renders again until what it showed is what is recorded
+    from concurrent.futures import ThreadPoolExecutor
+
+    driver.command("diagnose " + OOM_LOG)
+    message = diagnosed(fake)
+    iid = incident_id(message)
+    users = [f"U{n:03d}" for n in range(8)]
+    with ThreadPoolExecutor(len(users)) as pool:
+        list(
+            pool.map(
+                lambda u: driver.block_action("denpex_useful", value=iid, message_ts=message["ts"], user_id=u),
+                users,
+            )
+        )
+    final_message(fake, CHANNEL, lambda t: "Useful to <@" in t and " +5" in t)  # 3 names shown, 5 more counted
+    with bot.db() as db:
+        useful = db.execute("SELECT count(*) FROM feedback WHERE incident_id = ? AND kind = 'useful'", [iid])
+        assert useful.fetchone()[0] == len(users)
+
+
 def _fix_applied(fake: FakeSlack, driver: SlackDriver, message: dict, job: str) -> None:
     driver.block_action("denpex_fix_applied", value=incident_id(message), message_ts=message["ts"], user_id="U123")
     fake.wait_for(lambda: fake.open_view("U123", "denpex_fix_applied"))
