@@ -49,3 +49,20 @@ def test_a_traceback_cut_inside_deepspeeds_batch_size_check_is_that_config_error
         .replace("in _configure_train_batch_size", "in _initialize_params")
     )
     assert top_of_text(matcher, text)[0] == "python.traceback_cut"
+
+
+def test_horovods_stall_warning_is_a_hang_whose_rank_the_coordinator_does_not_give(matcher):
+    # 018: the coordinator's (rank 0's) stall-inspector warning, wrapped by the paste, after the last step; it was
+    # called healthy. The warning is rank 0's line about other ranks: rank 0 is not named
+    d = diagnose([_log("018")], matcher).diagnoses[0]
+    assert (d.signature, d.class_, d.initiating_rank) == (
+        "horovod.stall_inspector_warning",
+        "job_hang_no_progress",
+        None,
+    )
+    # a stall that cleared, every rank training on after it, is no failure
+    text = Path(_log("018")).read_text()
+    steps = "".join(
+        f"[1,{r}]<stdout>:INFO:root:[step {21000 + s}]  mlm_loss=1.40\n" for s in range(3) for r in range(2)
+    )
+    assert top_of_text(matcher, text + steps)[0] == "healthy"
