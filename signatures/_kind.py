@@ -58,6 +58,9 @@ _ANYWHERE = re.compile(
     r"|(?i:\b(?:train(?:ing)?|val(?:idation)?|eval(?:uation)?)\s+epoch\W{0,3}\d+)"
     r"|\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)[^\n]{0,80}?\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)"
     r"|Reducer buckets have been rebuilt in this iteration"
+    # accelerate's launcher noting the defaults it used; pycocotools loading a detection dataset's annotations
+    r"|The following values were not passed to `accelerate launch`"
+    r"|^(?:loading annotations into memory\.\.\.|creating index\.\.\.|index created!)\s*$"
     # a JSON-lines record of a distributed job naming its rank and what or when it is ({"event": "progress", "rank":
     # 2, "done": 11, "ts": ...}); a search result's "rank" among "query" and "score" fields is not one
     r'|^\s*\{(?=[^\n]{0,300}?"(?:rank|global_rank|local_rank)"\s*:\s*\d)'

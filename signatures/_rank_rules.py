@@ -138,7 +138,16 @@ from ._lines import EXCEPTION_LINE, MPI_TAG
 from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._order import BURST_LINES, SIGN_SLACK, _close, _not_after, _plainly_before
-from ._ranks import FATAL_EXITS, TEARDOWN_EXITS, JobView, exit_code, failed_on_its_own, same_second, task_ranks
+from ._ranks import (
+    FATAL_EXITS,
+    TEARDOWN_EXITS,
+    JobView,
+    exit_code,
+    failed_on_its_own,
+    same_second,
+    same_table,
+    task_ranks,
+)
 from ._schema import Signature
 from ._stall import STALLED, STALLED_LIVE, STOPPED
 from ._trend import step_of
@@ -680,8 +689,9 @@ def _knock_on(c: Case) -> Attribution | None:
 
 def _several_alike(c: Case) -> Attribution | None:
     """Several ranks timed out in the same collective call (one sequence number, or none printed) and more than one
-    rank of the job is not in the log: any of those could be the one they waited for, and which rank's timeout was
-    printed first says nothing (each rank's watchdog counts from its own start of the call). No rank, low; None when
+    rank of the job did not report it: any of those could be the one they waited for, and which rank's timeout was
+    printed first says nothing (each rank's watchdog counts from its own start of the call). Of those, the one a
+    launcher saw end on its own (medium), or the one whose progress stopped first (low); else no rank, low. None when
     the timeouts name different calls or only one rank is missing (the silent rule's case)."""
     if c.sig.cls != "nccl_timeout" or len(c.ranks) < 2:
         return None
@@ -691,10 +701,25 @@ def _several_alike(c: Case) -> Attribution | None:
     missing = sorted(c.view.expected - set(c.ranks))
     if len(missing) < 2:
         return None
-    why = (
-        f"ranks {rank_list(c.ranks)} timed out alike; ranks {rank_list(missing)} are not in this log, and any of them "
-        "could be the one the others waited for"
-    )
+    alike = f"ranks {rank_list(c.ranks)} timed out alike"
+    ended = {r: x.exit.event for r in missing if (x := c.view.ranks.get(r)) is not None and x.exit is not None}
+    own = {r: e for r, e in ended.items() if failed_on_its_own(e)}
+    if len(own) == 1:  # the launcher saw one of them end on its own: the one they waited for
+        ((r, e),) = own.items()
+        why = f"the launcher saw rank {r} end on its own (exit {exit_code(e)}); {alike}"
+        return _because(r, "launcher_exit", "medium", Reason(why, e.source, e.line))
+    progress = {
+        r: x.progress for r, x in c.view.ranks.items() if x.progress is not None and x.progress.step is not None
+    }
+    if len(progress) >= 2:
+        low = min(p.step or 0 for p in progress.values())
+        top = max(p.step or 0 for p in progress.values())
+        behind = [r for r, p in progress.items() if p.step == low]
+        if len(behind) == 1 and behind[0] in missing and low < top:  # one stopped making progress first
+            p = progress[behind[0]]
+            why = f"rank {behind[0]}'s last step was {low} while the others reached {top}; {alike}"
+            return _because(behind[0], "progress_stopped", "low", Reason(why, p.source, p.line))
+    why = f"{alike}; ranks {rank_list(missing)} did not report the timeout, and any of them could be the one waited for"
     return _because(None, "all_alike", "low", Reason(why, c.event.source, c.event.line))
 
 
@@ -1129,32 +1154,42 @@ def _peer(view: JobView, event: Event, ranks: list[int], launcher: list[Event], 
 
 
 def _only_one_stopped(view: JobView, missing: list[int], timed_out: set[int]) -> Attribution | None:
-    """Several ranks are not in the log's timeouts (a tail, a console that lost lines), but the launcher saw all of
-    them but one end on their own with an error exit, as ranks do after their timeout, and had to stop that one (a
-    SIGTERM when it tore the job down): it was still inside something when the others gave up waiting for it."""
+    """Several ranks are not in the log's timeouts (a tail, a console that lost lines), but one launcher saw all of
+    them but one end on their own with an error exit, no earlier than the first timeout (as ranks do after theirs),
+    and had to stop that one (a SIGTERM when it tore the job down): it was still inside something when the others
+    gave up waiting for it. Not when a rank ended before the timeouts (its own failure, which another rule names),
+    nor across launchers (one node's agent stopping its node-mate after its own crash): the failure table that lists
+    the stopped rank must list a rank whose timeout the log shows, and the others' ends be in the same log."""
     if len(missing) < 2:
         return None
-    ended = {
-        r
-        for r in missing
-        if (x := view.ranks.get(r)) is not None and x.exit is not None and failed_on_its_own(x.exit.event)
-    }
+    exits = {r: x.exit.event for r in missing if (x := view.ranks.get(r)) is not None and x.exit is not None}
+    ended = sorted(r for r, e in exits.items() if failed_on_its_own(e))
     left = [r for r in missing if r not in ended]
-    state = view.ranks.get(left[0]) if len(left) == 1 else None
-    if state is None or state.exit is None or exit_code(state.exit.event) not in TEARDOWN_EXITS:
+    if len(left) != 1 or left[0] not in exits or exit_code(exits[left[0]]) not in TEARDOWN_EXITS or not ended:
         return None
-    rank, code = left[0], exit_code(state.exit.event)
-    others = sorted(timed_out | ended)
+    rank, stop = left[0], exits[left[0]]
+    # one launcher saw them all: the table that lists the stopped rank lists a rank whose timeout the log shows
+    timed_exits = [x.exit.event for r in timed_out if (x := view.ranks.get(r)) is not None and x.exit is not None]
+    if any(exits[r].source_index != stop.source_index for r in ended) or not any(
+        same_table(e, stop) for e in timed_exits
+    ):
+        return None
+    times = [t for r in timed_out for e in view.ranks[r].timeouts if (t := e.at) is not None]
+    ends = [t for r in ended if (t := exits[r].at) is not None]
+    if times and ends and min(ends) < min(times) - 1:
+        return None  # a rank ended before the first timeout: its own failure
     return Attribution(
         rank,
         "silent_rank",
         "medium",
         [
             Reason(
-                f"rank {rank} is the only rank the launcher had to stop (exit {code}): ranks {rank_list(others)} had "
-                "ended on their own after the timeout, so it was still inside something when they gave up on it",
-                state.exit.event.source,
-                state.exit.event.line,
+                f"rank {rank} is the only rank the launcher had to stop (exit {exit_code(stop)}); "
+                f"{'ranks' if len(ended) > 1 else 'rank'} {rank_list(ended)} ended on their own after the timeouts, "
+                f"and {'ranks' if len(timed_out) > 1 else 'rank'} {rank_list(sorted(timed_out))} reported one: it was "
+                "still inside something when they gave up on it",
+                stop.source,
+                stop.line,
             )
         ],
     )

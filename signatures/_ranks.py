@@ -389,13 +389,15 @@ def table_ranks(events: list[Event]) -> list[Event]:
 
 
 def noticed_line(exits: list[Event]) -> dict[int, float]:
-    """torchrun's failure table lists the other failed workers ("Failures:", entries [1], [2], ...) before the one
-    its agent saw fail first ("Root Cause (first observed failure):", entry [0]), so the entry printed last came
-    first. Per Root Cause entry (by id) whose table's other entries are printed above it: the line to order the
-    launcher's records by, just above its table's first entry. Entries of one source no more than TABLE_ENTRY lines
-    apart are one table, which ends at its Root Cause entry (several agents' tables in one file follow each other);
-    an entry whose "[N]:" line was cut off the paste is left where it is. Give it every table entry of the source
-    (the launcher's records, not a subset): a table's first entry is where its Root Cause goes."""
+    """torchrun's failure table lists the other failed workers ("Failures:") before the one its agent saw fail
+    first ("Root Cause (first observed failure):"), so the entry printed last came first. The entries' "[N]:"
+    numbers are their places in the agent's list of failures, not the order it saw them (the Root Cause can be
+    "[1]:"): the table patterns capture the Root Cause header above an entry instead. Per Root Cause entry (by id)
+    whose table's other entries are printed above it: the line to order the launcher's records by, just above its
+    table's first entry. Entries of one source no more than TABLE_ENTRY lines apart are one table, which ends at its
+    Root Cause entry (several agents' tables in one file follow each other); an entry whose header was cut off the
+    paste is left where it is. Give it every table entry of the source (the launcher's records, not a subset): a
+    table's first entry is where its Root Cause goes."""
     entries = sorted((e for e in exits if _TABLE_EXIT.match(e.text)), key=lambda e: (e.source_index, e.line))
     out: dict[int, float] = {}
     table: list[Event] = []
@@ -403,11 +405,21 @@ def noticed_line(exits: list[Event]) -> dict[int, float]:
         if table and (e.source_index != table[-1].source_index or e.line - table[-1].line > TABLE_ENTRY):
             table = []
         table.append(e)
-        if e.values.get("entry") == "0":  # the Root Cause entry, printed last: its table ends here
+        if e.values.get("root_cause"):  # the Root Cause entry, printed last: its table ends here
             if len(table) > 1:
                 out[id(e)] = table[0].line - 0.5
             table = []
     return out
+
+
+def same_table(a: Event, b: Event) -> bool:
+    """Both are entries of one torchrun failure table (of one source, no more than TABLE_ENTRY lines apart)."""
+    return (
+        _TABLE_EXIT.match(a.text) is not None
+        and _TABLE_EXIT.match(b.text) is not None
+        and a.source_index == b.source_index
+        and abs(a.line - b.line) <= TABLE_ENTRY
+    )
 
 
 def same_second(event: Event, launcher: list[Event]) -> list[int]:

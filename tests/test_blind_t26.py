@@ -77,9 +77,26 @@ def test_several_ranks_timing_out_alike_with_several_missing_name_no_rank(matche
     report = diagnose([_log("014")], matcher)
     d = report.diagnoses[0]
     assert (d.class_, d.initiating_rank, d.attribution.rule) == ("nccl_timeout", None, "all_alike")
-    assert "ranks 0, 4, 6 are not in this log" in d.attribution.reasons[0].text
+    assert "ranks 0, 4, 6 did not report the timeout" in d.attribution.reasons[0].text
     # with only rank 6 missing, it is the silent rank the others waited for
     text = Path(_log("014")).read_text()
     line = next(x for x in text.splitlines(keepends=True) if "[Rank 1]" in x)
     more = text + line.replace("[Rank 1]", "[Rank 0]") + line.replace("[Rank 1]", "[Rank 4]")
     assert top_of_text(matcher, more)[1:] == ("nccl_timeout", 6)
+
+
+REVIEW = Path(__file__).resolve().parent / "corpus" / "review_s36"
+
+
+def test_review_probes_of_this_stops_rules(matcher):
+    # p1: the Root Cause entry numbered [1]: it is found by its header, not by its number
+    assert top(diagnose([str(REVIEW / "p1_rootcause_idx1.log")], matcher))[2] == 1
+    # p2: node B's agent stopped rank 2 after rank 3's own exit; node A's ranks 0, 1 timed out: rank 3, not the
+    # stopped rank (its table lists no rank whose timeout is shown)
+    assert top(diagnose([str(REVIEW / "p2_nodeB_crash_then_timeouts.log")], matcher))[2] == 3
+    # p9: of the ranks not in the timeouts, rank 3 stopped making progress first (step 97, the others 100)
+    d = diagnose([str(REVIEW / "p9_two_missing_one_stopped_early.log")], matcher).diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule) == (3, "progress_stopped")
+    # p3: srun saw task 5 exit on its own before the others timed out
+    d = diagnose([str(REVIEW / "p3_timeouts_srun_task_failed.log")], matcher).diagnoses[0]
+    assert (d.initiating_rank, d.attribution.rule) == (5, "launcher_exit")
