@@ -662,14 +662,15 @@ class Responder:
             actions = self.store.actions(incident.id)
             state = self._state(incident, actions)
             message = _kw(diagnosis_message(incident.report, state))
-            details = details_message(incident.report, state)
-            if (message, details and _kw(details)) == shown:
+            rendered = details_message(incident.report, state)
+            details = _kw(rendered) if rendered is not None else None
+            if (message, details) == shown:
                 return  # what Slack shows is what is recorded
             client.chat_update(channel=incident.channel, ts=incident.message_ts, **message)
             posted = [a["value"] for a in actions if a["action"] == "details" and a["user_id"] == DENPEX]
             if details is not None and posted:
-                client.chat_update(channel=incident.channel, ts=posted[-1], **_kw(details))
-            shown = (message, details and _kw(details))
+                client.chat_update(channel=incident.channel, ts=posted[-1], **details)
+            shown = (message, details)
 
     def _state(self, incident, actions: list[dict]) -> MessageState:
         """What the incident's messages show besides its report: who did what since it was opened."""

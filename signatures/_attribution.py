@@ -63,6 +63,7 @@ from ._rank_rules import (
     attribute_rank,
 )
 from ._ranks import (
+    CANCELLED,
     FATAL_EXITS,
     TEARDOWN_EXITS,
     JobView,
@@ -76,10 +77,9 @@ from ._ranks import (
     mark_forced_kills,
     noticed_line,
     spawned_ranks,
-    srun_task_ranks,
     table_ranks,
     task_file_ranks,
-    vllm_worker_ranks,
+    text_ranks,
 )
 from ._refine import refine
 from ._schema import Pattern, Signature
@@ -321,7 +321,6 @@ def _requeued_and_went_on(e: Event, went_on: Survival) -> bool:
     return e.sig_id == CANCELLED and "REQUEUE" in e.values.get("reason", "") and went_on(e.source, e.line, e.rank)
 
 
-CANCELLED = "slurm.job_cancelled"
 # what a rank or the job script says once the stop it planned is done: the checkpoint written, a clean exit
 _CLEAN_STOP = re.compile(
     r"(?i)\b(?:checkpoint|state|model)\b[^\n]{0,60}?\b(?:written|saved|done|completed?|finished)\b"
@@ -409,7 +408,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     ranks recovered from pids, mp.spawn's sections and per-task files (what the report's timeline draws)."""
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
-    events = srun_task_ranks(vllm_worker_ranks(events))
+    events = text_ranks(events)
     events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
     scan = dataclasses.replace(global_facts(scan), events=events, set_aside=[])
     _share_frames(scan.events)
@@ -435,7 +434,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         key=lambda e: (e.source_index, e.line, _is_fallback(sigs[e.sig_id])),
     )
     launcher = mark_forced_kills(
-        [e for e in events if sigs[e.sig_id].role == "wrapper"], [e for e in events if e.sig_id == _CANCELLED]
+        [e for e in events if sigs[e.sig_id].role == "wrapper"], [e for e in events if e.sig_id == CANCELLED]
     )
     roots = [e for e in events if sigs[e.sig_id].role == "root"]
     explicit = [e for e in roots if e.kind != "absence"]
@@ -683,7 +682,6 @@ def _unfinished_on_a_silent_rank(scan: ScanResult, view: JobView) -> list[Event]
 
 
 _INTERRUPT = "python.keyboard_interrupt"
-_CANCELLED = "slurm.job_cancelled"  # slurmstepd's "*** JOB/STEP ... CANCELLED AT ... ***"
 _STOP_SIGNALS = {"2", "SIGINT", "15", "SIGTERM"}
 
 

@@ -6,9 +6,7 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   different operations or sizes (WorkNCCL's OpType, NumelIn): the ranks were not running the same collective. The
   rank alone in its call against two or more that agree (high; medium from a release that names no process group,
   where three or more ranks must all have timed out at the one number, 100 or above, in different operations), else
-  no rank (medium); the
-  finding becomes
-  `nccl.ranks_differ_at_same_collective` (class collective_mismatch), the timeouts its knock-on.
+  no rank (medium); the finding becomes `nccl.ranks_differ_at_same_collective` (class collective_mismatch), the timeouts its knock-on.
 - `absent_rank`: a rendezvous failed and exactly one rank of the world size never printed a line: the
   others waited for it (medium); or one rank alone could not reach the store while the others reached it and
   gave up waiting for it (a wrong MASTER_ADDR on that rank) (medium, _alone_unreachable).
@@ -114,7 +112,9 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   non-finite value where the others' are finite ("local=nan"), or its last logged loss alone is 1,000 times the
   others' (medium).
 - `all_alike`: every rank failed the same way: no single rank started it (rank null); or several ranks timed out in
-  one call while two or more ranks of the job are missing from the log (low, _several_alike).
+  one call while two or more ranks of the job did not report it and neither a launcher record nor their progress
+  singles one out (low, _several_alike; it names the one a launcher saw end on its own, `launcher_exit`, or the one
+  whose progress stopped first, `progress_stopped_first`, when there is one).
 - `behind_in_sequence`: the timeouts print PyTorch's collective sequence numbers and one rank
   completed fewer than the others (medium: a rank stuck inside a collective shows the previous one).
 - `device_index`: the line names no rank and nothing above tells which, but it names the GPU it happened on ("GPU 1
@@ -581,9 +581,8 @@ def _launcher_only(c: Case) -> Attribution | None:
     others = [w for w in c.launcher if w is not event and w.rank is not None and not failed_on_its_own(w)]
     reasons = [Reason(text, event.source, event.line)]
     if others:
-        stopped_ranks = {
-            r for w in others if w.rank is not None for r in task_ranks(w.text, w.rank)
-        }  # "tasks 9-10,12-15"
+        # each of srun's listed tasks counts ("tasks 9-10,12-15")
+        stopped_ranks = {r for w in others if w.rank is not None for r in task_ranks(w.text, w.rank)}
         stopped = f"the launcher then stopped {len(stopped_ranks)} other rank(s): teardown, not the cause"
         reasons.append(Reason(stopped, others[0].source, others[0].line))
     tied = same_second(event, c.launcher)
@@ -712,13 +711,13 @@ def _several_alike(c: Case) -> Attribution | None:
         r: x.progress for r, x in c.view.ranks.items() if x.progress is not None and x.progress.step is not None
     }
     if len(progress) >= 2:
-        low = min(p.step or 0 for p in progress.values())
-        top = max(p.step or 0 for p in progress.values())
+        low = min(p.step for p in progress.values() if p.step is not None)
+        top = max(p.step for p in progress.values() if p.step is not None)
         behind = [r for r, p in progress.items() if p.step == low]
         if len(behind) == 1 and behind[0] in missing and low < top:  # one stopped making progress first
             p = progress[behind[0]]
             why = f"rank {behind[0]}'s last step was {low} while the others reached {top}; {alike}"
-            return _because(behind[0], "progress_stopped", "low", Reason(why, p.source, p.line))
+            return _because(behind[0], "progress_stopped_first", "low", Reason(why, p.source, p.line))
     why = f"{alike}; ranks {rank_list(missing)} did not report the timeout, and any of them could be the one waited for"
     return _because(None, "all_alike", "low", Reason(why, c.event.source, c.event.line))
 

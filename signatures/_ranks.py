@@ -61,6 +61,7 @@ FORCED_KILL = "elastic.forced_kill_after_sigterm"
 
 
 STEP_ABORTED = "slurm.job_step_aborted"
+CANCELLED = "slurm.job_cancelled"  # slurmstepd's "*** JOB/STEP ... CANCELLED AT ... ***"
 
 
 def mark_forced_kills(launcher: list[Event], cancels: list[Event] | None = None) -> list[Event]:
@@ -96,7 +97,7 @@ def _srun_torn_down(launcher: list[Event]) -> list[Event]:
             out.append(e)
         if srun and code.isdigit() and code != "0":
             exited.add(src)
-        elif (e.sig_id == STEP_ABORTED or _STEP_CANCELLED.search(e.text)) and src in exited:
+        elif e.sig_id in (STEP_ABORTED, CANCELLED) and src in exited:  # the cancels are steps' (mark_forced_kills)
             aborted.add(src)
     return out
 
@@ -285,48 +286,26 @@ def numbered_sources(names: list[str]) -> dict[str, int]:
 
 
 _SRUN_TASK = re.compile(r"\bsrun: error: [\w.-]+: task (\d{1,6}): ")
-
-
-def srun_task_ranks(events: list[Event]) -> list[Event]:
-    """An event with no rank on srun's report of one task's end ("srun: error: node3: task 2: Segmentation fault")
-    is that task's, its global rank (a range of tasks names none). Read here rather than by each signature's regex:
-    a regex that reads a rank sends every line of its shape through the scan one by one."""
-    return [
-        dataclasses.replace(e, rank=int(found.group(1)))
-        if e.rank is None and (found := _SRUN_TASK.search(e.text)) is not None
-        else e
-        for e in events
-    ]
-
-
 # vLLM's worker processes prefix their lines with their place in the parallel layout, naming only the dimensions
 # larger than 1 (vllm/v1/executor/multiproc_executor.py, WorkerProc's process name): "(Worker_PP3 pid=200085)",
-# "(Worker_TP1 pid=9)", "(Worker_DP0_TP0_EP0 pid=1539019)"; Ray's actors print "(RayWorkerWrapper pid=9, ip=...)"
-_VLLM_WORKER = re.compile(r"\((?:Diffusion)?Worker((?:_(?:DP|PP|PCP|SP|CFG|TP|DCP|EP|FS)\d{1,5})+) pid=\d+")
-_VLLM_PLACE = re.compile(r"_([A-Z]+)(\d+)")
-_VLLM_DERIVED = {"DCP", "EP"}  # subdivisions of the TP (and DP) groups, not dimensions of their own
+# "(Worker_DP0_TP0_EP0 pid=1539019)". A name with one dimension is read as a prefix (_lines._RANK_PATTERNS); one
+# whose every index is 0 is rank 0 in any layout, which a prefix's digits cannot say (its span must not depend on
+# their values)
+_VLLM_ALL_ZERO = re.compile(r"\((?:Diffusion)?Worker(?:_(?:DP|PP|PCP|SP|CFG|TP|DCP|EP|FS)0)+ pid=\d")
 
 
-def vllm_worker_rank(text: str) -> int | None:
-    """The global rank a vLLM worker's name gives: its index when it names one dimension of the layout (the others
-    are 1, so the rank is that index), 0 when every index it names is 0, else None (the sizes are not in the name)."""
-    found = _VLLM_WORKER.search(text[:200])
-    if found is None:
-        return None
-    places = [(dim, int(n)) for dim, n in _VLLM_PLACE.findall(found.group(1)) if dim not in _VLLM_DERIVED]
-    if not places:
-        return 0 if all(n == "0" for _, n in _VLLM_PLACE.findall(found.group(1))) else None
-    if len(places) == 1:
-        return places[0][1]
-    return 0 if all(n == 0 for _, n in places) else None
-
-
-def vllm_worker_ranks(events: list[Event]) -> list[Event]:
-    """An event with no rank on a vLLM worker's line takes the rank its worker name gives (see vllm_worker_rank)."""
+def text_ranks(events: list[Event]) -> list[Event]:
+    """An event with no rank whose own line still names one: srun's report of one task's end ("srun: error: node3:
+    task 2: Segmentation fault", a range of tasks names none), read here rather than by each signature's regex (a
+    regex that reads a rank sends every line of its shape through the scan one by one); a vLLM worker whose name's
+    every index is 0 ("(Worker_DP0_TP0_EP0 pid=9)"), rank 0."""
     out = []
     for e in events:
-        if e.rank is None and "Worker" in e.text[:120] and (rank := vllm_worker_rank(e.text)) is not None:
-            e = dataclasses.replace(e, rank=rank)
+        if e.rank is None:
+            if (found := _SRUN_TASK.search(e.text)) is not None:
+                e = dataclasses.replace(e, rank=int(found.group(1)))
+            elif "Worker" in e.text[:120] and _VLLM_ALL_ZERO.search(e.text[:200]):
+                e = dataclasses.replace(e, rank=0)
         out.append(e)
     return out
 

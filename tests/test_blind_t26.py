@@ -96,7 +96,7 @@ def test_review_probes_of_this_stops_rules(matcher):
     assert top(diagnose([str(REVIEW / "p2_nodeB_crash_then_timeouts.log")], matcher))[2] == 3
     # p9: of the ranks not in the timeouts, rank 3 stopped making progress first (step 97, the others 100)
     d = diagnose([str(REVIEW / "p9_two_missing_one_stopped_early.log")], matcher).diagnoses[0]
-    assert (d.initiating_rank, d.attribution.rule) == (3, "progress_stopped")
+    assert (d.initiating_rank, d.attribution.rule) == (3, "progress_stopped_first")
     # p3: srun saw task 5 exit on its own before the others timed out
     d = diagnose([str(REVIEW / "p3_timeouts_srun_task_failed.log")], matcher).diagnoses[0]
     assert (d.initiating_rank, d.attribution.rule) == (5, "launcher_exit")
