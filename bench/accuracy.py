@@ -59,6 +59,10 @@ SETS = {
     "blind_t26": ROOT / "tests" / "realworld" / "blind_t26",  # issue threads of less-used stacks, frozen 7f0ec13
     "blind_t27": ROOT / "tests" / "realworld" / "blind_t27",  # issue threads across many classes, frozen 4784613
     "blind_t28": ROOT / "tests" / "realworld" / "blind_t28",  # multi-rank issue threads (MPI, XLA, Ray), frozen f65d5fd
+    "blind_t29": ROOT
+    / "tests"
+    / "realworld"
+    / "blind_t29",  # multi-rank issue threads (Horovod, DeepSpeed, Ray), frozen 588df76
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes

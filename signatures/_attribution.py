@@ -65,6 +65,7 @@ from ._rank_rules import (
 from ._ranks import (
     CANCELLED,
     FATAL_EXITS,
+    LATE_KILL,
     TEARDOWN_EXITS,
     JobView,
     build_view,
@@ -95,6 +96,7 @@ from ._stall import (
 from ._vanished import node_lost
 from ._why import Attribution, Reason, rank_list
 
+SHELL_KILLED = "shell.killed_sigkill"
 FALLBACK_WINDOW = 12  # lines: a generic exception this close to a specific one is the same failure
 MAX_EXTRA_DIAGNOSES = 4
 
@@ -129,7 +131,8 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
             lst = near.get(e.source_index, [])
             lo = bisect.bisect_left(lst, e.line - FALLBACK_WINDOW, key=lambda pair: pair[0])
             hi = bisect.bisect_right(lst, e.line + FALLBACK_WINDOW, key=lambda pair: pair[0])
-            if any(_same_rank(s, e) and (s.line == e.line or sigs[s.sig_id].role == "root") for _, s in lst[lo:hi]):
+            # on its own line whatever rank each read ("disagreement between rank0 and rank6" is rank 6's line)
+            if any(s.line == e.line or (_same_rank(s, e) and sigs[s.sig_id].role == "root") for _, s in lst[lo:hi]):
                 continue
             if _said_before(e, lst):
                 continue
@@ -379,6 +382,22 @@ def _teardown(e: Event, sig: Signature, others: list[Event], launcher: list[Even
     return any(first(x, e) for x in others if x is not e) or any(failed_on_its_own(w) and first(w, e) for w in launcher)
 
 
+def _killed_after_an_exit(e: Event, sig: Signature, launcher: list[Event]) -> bool:
+    """A SIGKILL report that names no rank ("Killed", "exit code 137" from a shell or a container runtime), stamped
+    at least LATE_KILL seconds after the launcher recorded a rank's own error exit (an exit code, not a signal):
+    the orchestrator reaping what was left after that failure (Determined's container exit 137 21 s after
+    Horovod's "The first process to do so was: ... Exit code: 1"), not a cause of its own."""
+    if sig.id != SHELL_KILLED or e.rank is not None or e.time is None:
+        return False
+    return any(
+        failed_on_its_own(w)
+        and not FATAL_EXITS.get(exit_code(w))
+        and w.time is not None
+        and e.time - w.time >= LATE_KILL
+        for w in launcher
+    )
+
+
 _WAITED = re.compile(r"waiting for clients|clients joined|(?:timed out|timeout).{0,40}(?:rendezvous|store)", re.I)
 # an agent that lost the rendezvous store (hosted by another node's agent, gone with its failed worker)
 _STORE_GONE = re.compile(
@@ -443,6 +462,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     teardown = [e for e in roots if _teardown(e, sigs[e.sig_id], explicit, launcher, timed_out)]
     failed = explicit + [w for w in launcher if failed_on_its_own(w)]  # a launcher's record of a rank that failed
     teardown += [e for e in roots if e not in teardown and _waited_for(e, sigs, failed)]
+    teardown += [e for e in roots if e not in teardown and _killed_after_an_exit(e, sigs[e.sig_id], launcher)]
     roots = [e for e in roots if e not in teardown]
     launcher += teardown
     explicit = [e for e in explicit if e not in teardown]

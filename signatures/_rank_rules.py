@@ -89,7 +89,8 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   failure: it is the root, with no rank.
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
   the collective timeout except one (high with a world size, medium otherwise). A monitored barrier's report that names one rank
-  as never arriving ("Ranks 3 failed to pass monitoredBarrier") names it outright (high). A SIGTERM a rank was sent when
+  as never arriving ("Ranks 3 failed to pass monitoredBarrier") names it outright (high), as does Horovod's stall inspector listing one rank alone under
+  its stalled tensors ("[missing ranks: 1]"). A SIGTERM a rank was sent when
   the job was ended (teardown, preemption_sigterm) is not its report, nor its own failure. A time limit that
   came long after the ranks stopped and after two or more ranks' knock-on is teardown (_stall.failed_before_limit),
   and so is a step cancel printed under a collective timeout in the same task's file (srun -K after the timeout).
@@ -554,6 +555,8 @@ def _mismatch(c: Case) -> Attribution | None:
                 Reason(odd_line.text, odd_line.source, odd_line.line),
                 Reason(f"the ranks then failed on a collective {then}", event.source, event.line),
             )
+    if c.sig.id == ZERO3_DISAGREEMENT:  # each report compares its rank's list with rank 0's
+        return _against_rank0(c)
     if len({e.rank for e in c.same_sig}) == 1 and event.rank is not None:  # one rank alone found it and failed on it
         why = (
             f"only rank {event.rank} reported the mismatch (and failed on it); the report does not say which rank's "
@@ -562,6 +565,27 @@ def _mismatch(c: Case) -> Attribution | None:
         return _because(event.rank, "mismatch_reporter", "low", Reason(why, event.source, event.line))
     why = "the mismatch report does not say which rank differs from the others"
     return _because(None, "job_wide", "medium", Reason(why, event.source, event.line))
+
+
+ZERO3_DISAGREEMENT = "deepspeed.zero3_rank_disagreement"
+
+
+def _against_rank0(c: Case) -> Attribution:
+    """DeepSpeed's "disagreement between rank0 and rankN": rank N's list of gathered parameters differs from rank 0's.
+    Two or more ranks reporting it differ from rank 0 alike: rank 0 is the odd one (medium). One report alone reads
+    the same whichever of the two ran different code: no rank."""
+    reporters = sorted({e.rank for e in c.same_sig if e.rank is not None})
+    if len(reporters) >= 2:
+        why = (
+            f"ranks {rank_list(reporters)} each found their gathered parameters differ from rank 0's: rank 0 is the "
+            "one that ran different code"
+        )
+        return _because(0, "collective_odd_one_out", "medium", Reason(why, c.event.source, c.event.line))
+    why = (
+        f"rank {reporters[0] if reporters else '?'}'s parameters differ from rank 0's; the report reads the same "
+        "whichever of the two ran different code"
+    )
+    return _because(None, "job_wide", "medium", Reason(why, c.event.source, c.event.line))
 
 
 def _launcher_only(c: Case) -> Attribution | None:
@@ -611,8 +635,9 @@ def _gathered(c: Case) -> Attribution | None:
 
 
 def _straggler(c: Case) -> Attribution | None:
-    straggler = _named_straggler([c.event, *c.same_sig]) if c.sig.cls == "nccl_timeout" else None
-    # a monitored barrier's own report names the one rank that never arrived
+    stall = c.sig.cls == "nccl_timeout" or "stall" in c.sig.tags
+    straggler = _named_straggler([c.event, *c.same_sig]) if stall else None
+    # a monitored barrier's own report (or Horovod's stall inspector) names the one rank that never arrived
     return _because(straggler[0], "silent_rank", "high", straggler[1], c.first) if straggler is not None else None
 
 
@@ -1388,11 +1413,59 @@ def _alone_unreachable(view: JobView, sig: Signature, event: Event, same_sig: li
 def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:
     """The one rank a monitored barrier's report names as not having arrived ("Ranks 3 failed to pass
     monitoredBarrier in 20000 ms", printed by the rank that ran the check), with that report."""
+    if any("horovod" in e.sig_id for e in events):
+        return _horovod_missing(events)
+    named = {failed for e in events if (failed := e.values.get("failed_ranks"))}
+    if len(named) != 1:  # none, or different ranks missing from different collectives
+        return None
+    (failed,) = named
+    if not failed.isdigit():
+        return None
+    e = next(e for e in events if e.values.get("failed_ranks"))
+    arrived = _ARRIVED.search(e.text)
+    if arrived:  # a rank that arrived, then lost the one it waited to hear from
+        text = f"rank {arrived.group(1)} reached the monitored_barrier and then got errors waiting "
+        return int(failed), Reason(text + f"on rank {failed}, which it names as the rank to check", e.source, e.line)
+    text = f"rank {e.rank if e.rank is not None else 0}'s monitored_barrier reports that rank {failed} alone never "
+    return int(failed), Reason(text + "arrived; the ranks that did waited on it", e.source, e.line)
+
+
+_ARRIVED = re.compile(r"Rank (\d+) successfully reached monitoredBarrier")
+_HOROVOD_LIST = re.compile(r"\[(ready|missing) ranks: (\d+(?:, ?\d+)*)\]")
+
+
+def _horovod_missing(events: list[Event]) -> tuple[int, Reason] | None:
+    """The rank Horovod's stall inspector (printed by the coordinator's background thread) shows as the one the
+    others waited for: the one rank missing from every stalled tensor ("[missing ranks: 1]", or, where it lists the
+    ranks that were ready, "[ready ranks: 5, 6, 3, 1, 4, 0]" with rank 2 not among them); or the one rank alone
+    ready for a tensor no other rank submitted while every other rank is ready for the rest ("[ready ranks: 3]"
+    against "[ready ranks: 2, 0, 1]"): it runs different code, and the others wait on it."""
+    lists: list[tuple[str, frozenset[int], Event]] = []
     for e in events:
-        failed = e.values.get("failed_ranks")
-        if failed and failed.isdigit():
-            text = f"rank {e.rank if e.rank is not None else 0}'s monitored_barrier reports that rank {failed} alone never "
-            return int(failed), Reason(text + "arrived; the ranks that did waited on it", e.source, e.line)
+        for kind, ranks in _HOROVOD_LIST.findall(e.text):
+            lists.append((kind, frozenset(int(r) for r in ranks.split(",")), e))
+        if e.values.get("failed_ranks") and not _HOROVOD_LIST.search(e.text):  # "Missing ranks:\n0: [Horovod..."
+            lists.append(("missing", frozenset(int(r) for r in e.values["failed_ranks"].split(",")), e))
+    if not lists:
+        return None
+    seen = set().union(*(ranks for _, ranks, _ in lists))
+    world = frozenset(range(max(seen) + 1))
+    missing = {(ranks if kind == "missing" else world - ranks) for kind, ranks, _ in lists}
+    first = lists[0][2]
+    if len(missing) == 1 and len(only := next(iter(missing))) == 1:
+        (rank,) = only
+        text = f"Horovod's stall inspector shows rank {rank} alone missing from every stalled collective"
+        return rank, Reason(text + ": the other ranks submitted them and waited for it", first.source, first.line)
+    ready = {world - m for m in missing}
+    if len(ready) == 2 and frozenset().union(*ready) == world and not frozenset.intersection(*ready):
+        alone = [r for r in ready if len(r) == 1]
+        if len(alone) == 1 and len(world) >= 3:
+            (rank,) = alone[0]
+            text = (
+                f"Horovod's stall inspector shows rank {rank} alone ready for a collective no other rank submitted, "
+                f"while ranks {rank_list(sorted(world - alone[0]))} wait in another: rank {rank} ran different code"
+            )
+            return rank, Reason(text, first.source, first.line)
     return None
 
 

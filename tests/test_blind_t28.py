@@ -28,7 +28,7 @@ def test_mpiruns_report_of_an_illegal_instruction_names_the_rank(matcher):
 
 def test_the_first_process_that_exited_non_zero_is_named_by_its_process_name(matcher):
     # 004: Horovod's "The first process to do so was:" / "Exit code: 1" / "Process name: 1" under Determined's
-    # prefixes: rank 1 (the class stays a miss: another container's later exit 137 is taken for the failure)
+    # prefixes: rank 1 (blind_t29 made the later exit 137 of another container its teardown: test_blind_t29)
     assert top(diagnose([_log("004")], matcher))[2] == 1
     # mpirun's own layout, the name first: rank 3
     text = (
