@@ -63,6 +63,7 @@ SETS = {
     / "tests"
     / "realworld"
     / "blind_t29",  # multi-rank issue threads (Horovod, DeepSpeed, Ray), frozen 588df76
+    "blind_t30": ROOT / "tests" / "realworld" / "blind_t30",  # issue threads (NCCL, vLLM, torchrun), frozen 13d1fc8
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
@@ -124,6 +125,10 @@ SETS = {
     "runs_r53": ROOT / "tests" / "corpus" / "blind_r53",  # other stacks, silent culprits, teardowns, frozen 07352c4
     "runs_r54": ROOT / "tests" / "corpus" / "blind_r54",  # bigger jobs handed over as several sources, frozen 7f0ec13
     "runs_r55": ROOT / "tests" / "corpus" / "blind_r55",  # frameworks' own wording (FSDP, DCP, HF), frozen 4784613
+    "runs_r56": ROOT
+    / "tests"
+    / "corpus"
+    / "blind_r56",  # silent, launcher-only, teardown, odd one, dumps, frozen 588df76
 }
 
 

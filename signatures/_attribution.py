@@ -92,6 +92,7 @@ from ._stall import (
     stalled_while_logging,
     stopped_before,
     thread_died_before_stall,
+    thread_failed_then_limit,
 )
 from ._vanished import node_lost
 from ._why import Attribution, Reason, rank_list
@@ -428,7 +429,12 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     sigs = library.by_id()
     events = global_ranks(refine(scan.events, sigs), scan.progress)
     events = text_ranks(events)
-    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources), sigs)
+    names = {index: name for name, index in scan.source_index.items()}
+    named: dict[str, set[int]] = {}
+    for index, rank in scan.progress:
+        if rank is not None and index in names:
+            named.setdefault(names[index], set()).add(rank)
+    events = killed_pids(task_file_ranks(table_ranks(spawned_ranks(events)), scan.sources, named), sigs)
     scan = dataclasses.replace(global_facts(scan), events=events, set_aside=[])
     _share_frames(scan.events)
     events = _drop_fallbacks(scan.events, sigs)
@@ -485,7 +491,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     if failed_before_limit(roots, collateral, scan, sigs):  # the ranks had timed out before the limit ended them
         launcher += roots
         roots = []
-    ended = ended_after_a_failure(roots, scan, sigs)
+    ended = ended_after_a_failure(roots, scan, sigs) or thread_failed_then_limit(roots, scan, sigs)
     if ended:  # a rank failed on its own, the job hung on it, and the limit (or a stop) came long after: teardown
         launcher += ended
         gone = {id(e) for e in ended}  # by identity: Event's dataclass equality compares every field

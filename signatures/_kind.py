@@ -24,8 +24,8 @@ _PREFIX = re.compile(
     r"|\[?\d{1,4}[/.]\d{1,2}(?:[/.]\d{2,4})?[ T][0-2]?\d:[0-5]\d:[0-5]\d"  # detectron2's [03/07 20:19:00, 06/12/2020 10:05:38
     r"|\[[IWEF]\s?[\w.]+\.(?:cpp|cc|cu|h|hpp|py):\d+\]"  # PyTorch's C++ log: [W reducer.cpp:1303]
     # a process's name and pid, as vLLM's workers and Ray's actors prefix their lines: "(Worker_PP3 pid=200085)",
-    # "(RayTrainWorker pid=4321, ip=10.0.0.7)"
-    r"|\([\w.-]{1,60} pid=\d+(?:, ip=[\d.]+)?\))"
+    # "(RayTrainWorker pid=4321, ip=10.0.0.7)", also behind a launcher's tag ("[vllm]: (VllmWorkerProcess pid=89)")
+    r"|(?:\[[\w.-]{1,40}\]:\s)?\([\w.-]{1,60} pid=\d+(?:, ip=[\d.]+)?\))"
 )
 TIME_WITHIN = 48  # a timestamp this near the start of a line is its prefix, not a date in a sentence
 _MESSAGE = re.compile(
@@ -58,6 +58,10 @@ _ANYWHERE = re.compile(
     r"|(?i:\b(?:train(?:ing)?|val(?:idation)?|eval(?:uation)?)\s+epoch\W{0,3}\d+)"
     r"|\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)[^\n]{0,80}?\bloss\w*\s*[=:]\s*[-+]?(?:\d|nan|inf)"
     r"|Reducer buckets have been rebuilt in this iteration"
+    # PyTorch's C++ warnings name where they were raised: "(Triggered internally at ../torch/csrc/.../reducer.cpp:325.)";
+    # Lightning's DDP start-up: "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8"
+    r"|\(Triggered internally at [^()\n]{1,200}\.(?:cpp|cc|cu|h):\d+\.?\)"
+    r"|initializing (?:ddp|distributed): GLOBAL_RANK: \d+, MEMBER: \d+/\d+"
     # accelerate's launcher noting the defaults it used; pycocotools loading a detection dataset's annotations
     r"|The following values were not passed to `accelerate launch`"
     r"|^(?:loading annotations into memory\.\.\.|creating index\.\.\.|index created!)\s*$"

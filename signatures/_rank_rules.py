@@ -20,7 +20,8 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   the launcher's record of the one rank that failed on its own (a rank whose own errors are knock-on
   timeouts or lost peers did not fail on its own), do (medium); or the launcher saw one rank fail on
   its own at least 5 s before any other (low); or every rank but one reported only the knock-on
-  (medium: an exception in a thread, printed with no rank, leaves its rank silent). torchrun's
+  (medium: an exception in a thread, printed with no rank, leaves its rank silent); or, for a thread's failure printed
+  with no rank, the one rank whose last word above it is not its last step while the others' is (low). torchrun's
   "local_rank" records are read as global ranks through the pid of its failure table, or, on a later
   node's console without one, through the ranks that console's workers name (_ranks.global_ranks); the
   tracebacks inside that table are the rank of their entry (_ranks.table_ranks). Failing those, the first
@@ -823,6 +824,20 @@ def _quiet_one(c: Case) -> Attribution | None:
     return _because(rank, "recovered_rank", "medium", c.first, Reason(why, None, None))
 
 
+def _last_to_go_elsewhere(c: Case) -> Attribution | None:
+    """A helper thread's failure, printed with no rank: the one rank whose last word, above it in the same source,
+    is not its last step while every other rank's is (rank 0 logged "async checkpoint step 4 -> ...", then the
+    writer thread died out of space): the thread was doing that rank's work (low; _oddity.went_elsewhere)."""
+    event = c.event
+    if event.rank is not None or not event.in_thread:
+        return None
+    odd = c.oddities.elsewhere(sorted(c.view.expected))
+    if odd is None or odd.source != event.source or odd.line >= event.line:
+        return None
+    why = f"the line names no rank; {odd.text}"
+    return _because(odd.rank, "recovered_rank", "low", c.first, Reason(why, odd.source, odd.line))
+
+
 def _traceback_after(c: Case) -> Attribution | None:
     after = c.oddities.traceback_after(c.event.source, c.event.line)
     if after is None:  # a device's or a library's lines without a prefix, then one rank's Python traceback
@@ -878,6 +893,7 @@ RULES = (
     _launcher_saw_one,  # the launcher saw one rank fail on its own
     _launcher_saw_first,  # ... or one fail well before the others
     _quiet_one,  # every other rank reported only the knock-on
+    _last_to_go_elsewhere,  # a thread's failure after one rank alone stopped stepping to do something else
     _traceback_after,  # the first rank-named traceback after the line
     _device,  # the GPU the line names, in a job of one process per GPU
     _progress_stopped,  # the rank whose progress stopped well before the others'
@@ -1235,6 +1251,10 @@ def _silent_or_behind(
     if len(missing) == 1 and len(timed_out) >= 1:
         rank = missing[0]
         state = view.ranks.get(rank)
+        if state is None and not view.world_size and set(view.ranks) == timed_out and len(timed_out) == 1:
+            # one rank's output alone, the other implied only by its number: the other ranks' logs are not here,
+            # not silent (a job of 8 reads the same)
+            return None
         if state is None:
             where = "printed nothing"
         elif state.progress is None:
@@ -1422,15 +1442,10 @@ def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:
     if not failed.isdigit():
         return None
     e = next(e for e in events if e.values.get("failed_ranks"))
-    arrived = _ARRIVED.search(e.text)
-    if arrived:  # a rank that arrived, then lost the one it waited to hear from
-        text = f"rank {arrived.group(1)} reached the monitored_barrier and then got errors waiting "
-        return int(failed), Reason(text + f"on rank {failed}, which it names as the rank to check", e.source, e.line)
     text = f"rank {e.rank if e.rank is not None else 0}'s monitored_barrier reports that rank {failed} alone never "
     return int(failed), Reason(text + "arrived; the ranks that did waited on it", e.source, e.line)
 
 
-_ARRIVED = re.compile(r"Rank (\d+) successfully reached monitoredBarrier")
 _HOROVOD_LIST = re.compile(r"\[(ready|missing) ranks: (\d+(?:, ?\d+)*)\]")
 
 

@@ -310,15 +310,20 @@ def text_ranks(events: list[Event]) -> list[Event]:
     return out
 
 
-def task_file_ranks(events: list[Event], sources: list[str]) -> list[Event]:
-    """Events with no rank in per-task files numbered by task (see numbered_sources) take the file's number."""
+def task_file_ranks(events: list[Event], sources: list[str], named: dict[str, set[int]] | None = None) -> list[Event]:
+    """Events with no rank in per-task files numbered by task (see numbered_sources) take the file's number.
+    `named`: the ranks each source's progress lines name."""
     numbered = numbered_sources(sources)
-    # a group whose files name other ranks is numbered by something else (node0.out, node1.out: one torchrun
-    # agent per node, each with several workers): its numbers are not ranks
+    # a group whose files name other ranks, in its events or its progress lines, is numbered by something else
+    # (node0.out, node1.out: one torchrun agent per node, each with several workers): its numbers are not ranks
     foreign = {
         _NUMBERED.sub(r"\g<stem>\g<ext>", e.source)
         for e in events
         if e.source in numbered and e.rank is not None and e.rank != numbered[e.source]
+    } | {
+        _NUMBERED.sub(r"\g<stem>\g<ext>", name)
+        for name, ranks in (named or {}).items()
+        if name in numbered and ranks - {numbered[name]}
     }
     numbered = {name: n for name, n in numbered.items() if _NUMBERED.sub(r"\g<stem>\g<ext>", name) not in foreign}
     if not numbered:

@@ -194,6 +194,32 @@ def ended_after_a_failure(roots: list[Event], scan: ScanResult, sigs: dict[str, 
     return []
 
 
+def thread_failed_then_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> list[Event]:
+    """The time limit (or a stop from outside with no reason) that ended a job whose helper thread had died with a
+    failure of its own (not a generic exception) above it in the same source, untimed, after every rank's last
+    progress line there: the process waited on what the thread never finished (an async checkpoint writer out of
+    space) until the scheduler ended it. Those ends are teardown; [] otherwise (timed logs: ended_after_a_failure)."""
+    for finding in (STALLED, STOPPED):
+        ends = [e for e in roots if _ends_it(e, sigs[e.sig_id], finding)]
+        if not ends:
+            continue
+        end = min(ends, key=lambda e: (e.source_index, e.line))
+        last = [line for (src, _), (line, _, _) in scan.progress.items() if src == end.source_index]
+        died = [
+            e
+            for e in roots
+            if e.in_thread
+            and e.kind == "line"
+            and e.eff_time is None
+            and "fallback" not in sigs[e.sig_id].tags
+            and e.source_index == end.source_index
+            and max(last, default=0) < e.line < end.line
+        ]
+        if died:
+            return ends
+    return []
+
+
 def _facts(idle: float, pace: float, step: int | None) -> dict[str, str]:
     facts = {"idle": f"{idle:.0f}", "pace": f"{pace:.2g}", "how": f"steps had come every {pace:.2g} s"}
     return facts | ({"step": str(step)} if step is not None else {})
