@@ -163,7 +163,7 @@ def diagnose_sources(
             if _flight.is_error_file(source.head):
                 error_files.append(_flight.error_file_source(source))
                 continue
-            if not _flight.is_pickle(source.head):
+            if not _flight.is_dump(source.head):
                 evidence.feed(source.head)
                 yield source
                 continue
@@ -180,7 +180,7 @@ def diagnose_sources(
     findings, scan = attribute(scan, matcher.library)  # the scan as attribution read it (ranks recovered)
     recorder = _flight.analyze(dumps, scan.world_size) if dumps else None
     if recorder and findings:
-        apply_flight_recorder(findings[0], recorder)
+        findings[0] = apply_flight_recorder(findings[0], recorder, matcher.library.by_id())
     library = matcher.library
     report = build_report(findings, scan, time.perf_counter() - started, library.taxonomy, recorder, library.by_id())
     not_a_log = _kind.judge(report, scan, evidence)

@@ -943,12 +943,21 @@ WEAK_RULES = {
 }
 
 
-def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
+_DUMP_RANK = re.compile(r"(\d{1,6})(?:\.(?:json|pkl|pickle|bin))?$")
+FLIGHT_RECORDER = "flight_recorder.collective_never_joined"  # the finding the dumps make of a launcher's record
+
+
+def apply_flight_recorder(finding: Finding, recorder: dict, sigs: dict[str, Signature]) -> Finding:
     """The dumps outrank guesses from the text: the one rank that never joined the collective the others wait
-    in (or whose sizes differ at the same sequence number) started it."""
+    in (or whose sizes differ at the same sequence number) started it. When the text had only a launcher's record
+    of a worker's error exit (the workers' own output not handed over), the dumps' stuck collective becomes the
+    diagnosis (flight_recorder.collective_never_joined), the exits its knock-on."""
     stuck, mismatch = recorder.get("stuck") or {}, recorder.get("mismatch") or {}
     assert finding.attribution is not None  # attribute() gives every finding one
-    weak = finding.attribution.rule in WEAK_RULES or finding.promoted or finding.sig.cls == "nccl_timeout"
+    launcher_only = "launcher-exit" in finding.sig.tags and not FATAL_EXITS.get(exit_code(finding.event))
+    weak = (
+        finding.attribution.rule in WEAK_RULES or finding.promoted or finding.sig.cls == "nccl_timeout" or launcher_only
+    )
     if len(mismatch.get("odd", [])) == 1 and (weak or finding.sig.cls == "collective_mismatch"):
         rank = mismatch["odd"][0]
         text = (
@@ -961,10 +970,60 @@ def apply_flight_recorder(finding: Finding, recorder: dict) -> None:
             f"Flight Recorder: ranks {rank_list(stuck['waiting'])} wait in collective {stuck['seq']} "
             f"({stuck['op']}); rank {rank}'s newest is {stuck['newest_of_not_joined'][rank]}: it never joined"
         )
+        if launcher_only and FLIGHT_RECORDER in sigs:
+            return _never_joined(finding, stuck, rank, text, recorder, sigs[FLIGHT_RECORDER])
     else:
-        return
+        return finding
     finding.initiating_rank = rank
     finding.attribution = Attribution(rank, "flight_recorder", "high", [Reason(text)] + finding.attribution.reasons[:1])
+    return finding
+
+
+def _never_joined(finding: Finding, stuck: dict, rank: int, text: str, recorder: dict, sig: Signature) -> Finding:
+    """The finding a launcher-only diagnosis becomes when the dumps show the collective rank `rank` never joined."""
+    dumps = [
+        d for d in recorder.get("dumps", []) if (m := _DUMP_RANK.search(d)) is not None and int(m.group(1)) == rank
+    ]
+    dumps = dumps or recorder["dumps"][:1]
+    values = {
+        "seq": str(stuck["seq"]),
+        "op": str(stuck["op"]),
+        "waiting": rank_list(stuck["waiting"]),
+        "newest": str(stuck["newest_of_not_joined"][rank]),
+    }
+    event = dataclasses.replace(
+        finding.event,
+        sig_id=sig.id,
+        kind="line",
+        source=dumps[0],
+        line=1,
+        rank=rank,
+        time=None,
+        text=text,
+        values=values,
+        context=[],
+        after=[],
+        frames=[],
+    )
+    exits = f"the launcher's record{'s' if len(finding.events) > 1 else ''} of the ranks' ends: their knock-on"
+    return dataclasses.replace(
+        finding,
+        sig=sig,
+        event=event,
+        events=[event],
+        ranks=[rank],
+        count=1,
+        initiating_rank=rank,
+        promoted=False,
+        related=[],
+        launcher=[finding.event, *finding.launcher],
+        attribution=Attribution(
+            rank,
+            "flight_recorder",
+            "high",
+            [Reason(text, dumps[0], None), Reason(exits, finding.event.source, finding.event.line)],
+        ),
+    )
 
 
 def _group_collateral(

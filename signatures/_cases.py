@@ -44,6 +44,8 @@ def case_sources(case: Case, name: str) -> list[Source]:
 
 
 def run_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
+    if sig.made_by == "flight_recorder":  # made from the dumps beside the logs: the whole pipeline reads them
+        return _run_dumps_case(matcher, sig, index, case)
     scan = matcher.scan(case_sources(case, f"{sig.id}#{index}"))
     if sig.made_by is not None:
         return _run_made_case(matcher, sig, index, case, scan)
@@ -80,6 +82,23 @@ def _run_made_case(matcher: Matcher, sig: Signature, index: int, case: Case, sca
         got = top.sig.id if top is not None else "no diagnosis"
         return CaseResult(sig.id, index, case, False, f"diagnosed as {got}")
     assert top is not None
+    if case.rank is not None and top.initiating_rank != case.rank:
+        return CaseResult(sig.id, index, case, False, f"rank: expected {case.rank}, got {top.initiating_rank}")
+    return CaseResult(sig.id, index, case, True)
+
+
+def _run_dumps_case(matcher: Matcher, sig: Signature, index: int, case: Case) -> CaseResult:
+    """A case of the signature the Flight Recorder's dumps make (its files: logs and JSON dumps): the files are
+    diagnosed as a job; a match case's diagnosis is this signature (with the case's rank), a near miss's is not."""
+    from . import diagnose_sources  # the package's entry point, which reads the dumps aside
+
+    report = diagnose_sources(case_sources(case, f"{sig.id}#{index}"), matcher)
+    top = report.diagnoses[0] if report.diagnoses else None
+    mine = top is not None and top.signature == sig.id
+    if case.kind == "near_miss":
+        return CaseResult(sig.id, index, case, not mine, f"near miss diagnosed as {sig.id}" if mine else "")
+    if top is None or not mine:
+        return CaseResult(sig.id, index, case, False, f"diagnosed as {top.signature if top else 'nothing'}")
     if case.rank is not None and top.initiating_rank != case.rank:
         return CaseResult(sig.id, index, case, False, f"rank: expected {case.rank}, got {top.initiating_rank}")
     return CaseResult(sig.id, index, case, True)

@@ -29,6 +29,7 @@ MAX_ERROR_FILE_BYTES = 16 << 20
 
 MAX_DUMP_BYTES = 256 << 20
 _RANK_IN_NAME = re.compile(r"(?:rank|_)(\d{1,6})$")
+_EXTENSION = re.compile(r"\.(?:json|pkl|pickle|bin)$")
 ENABLE_HINT = (
     "set TORCH_FR_BUFFER_SIZE (e.g. 2000) and TORCH_FR_DUMP_TEMP_FILE=/shared/fr_trace_rank_ on every "
     "rank (TORCH_NCCL_TRACE_BUFFER_SIZE and TORCH_NCCL_DUMP_ON_TIMEOUT=1 on NCCL releases before the "
@@ -65,6 +66,20 @@ def is_pickle(head: bytes) -> bool:
     return len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5
 
 
+def is_json_dump(head: bytes) -> bool:
+    """A dump written as JSON (torch._C._distributed_c10d._dump_fr_trace_json, PyTorch 2.x): the same dict as the
+    pickle, "entries" beside "pg_config" / "pg_status" / "version"."""
+    return (
+        head.lstrip()[:1] == b"{"
+        and b'"entries"' in head
+        and (b'"collective_seq_id"' in head or b'"pg_status"' in head or b'"pg_config"' in head)
+    )
+
+
+def is_dump(head: bytes) -> bool:
+    return is_pickle(head) or is_json_dump(head)
+
+
 class _NoClasses(pickle.Unpickler):
     def find_class(self, module: str, name: str):
         raise pickle.UnpicklingError(f"it asks for {module}.{name}: only plain data is read")
@@ -80,15 +95,16 @@ class Dump:
 def read_dump(name: str, data: bytes) -> Dump:
     if len(data) > MAX_DUMP_BYTES:
         raise InputError(f"{name}: a pickle of {len(data) >> 20} MB is larger than a Flight Recorder dump")
+    kind = "pickle" if is_pickle(data[:2]) else "JSON file"
     try:
-        loaded = _NoClasses(io.BytesIO(data)).load()
+        loaded = _NoClasses(io.BytesIO(data)).load() if kind == "pickle" else json.loads(data)
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, MemoryError) as exc:
-        raise InputError(f"{name}: a pickle that is not a Flight Recorder dump, not read ({exc})") from None
+        raise InputError(f"{name}: a {kind} that is not a Flight Recorder dump, not read ({exc})") from None
     if not isinstance(loaded, dict) or not isinstance(loaded.get("entries"), list):
-        raise InputError(f"{name}: a pickle that is not a Flight Recorder dump (no 'entries'), not read")
+        raise InputError(f"{name}: a {kind} that is not a Flight Recorder dump (no 'entries'), not read")
     rank = loaded.get("rank")
-    if not isinstance(rank, int):
-        found = _RANK_IN_NAME.search(name.rsplit("/", 1)[-1].rsplit(":", 1)[-1])
+    if not isinstance(rank, int):  # fr_trace_rank_3, nccl_trace_rank_3.json, a zip member "dumps.zip:trace_3"
+        found = _RANK_IN_NAME.search(_EXTENSION.sub("", name.rsplit("/", 1)[-1].rsplit(":", 1)[-1]))
         rank = int(found.group(1)) if found else None
     entries = [e for e in loaded["entries"] if isinstance(e, dict) and isinstance(e.get("collective_seq_id"), int)]
     return Dump(rank, name, entries)

@@ -13,6 +13,7 @@ from ._trend import VALUES as TREND_VALUES
 _GROUP = re.compile(r"\(\?P<([a-z_][a-z0-9_]*)>")
 BUILTIN_VALUES = {"count", "status", "host", "rank"}
 SLACK_HEADER_LIMIT = 150
+FLIGHT_VALUES = {"seq", "op", "waiting", "newest"}  # what _attribution._never_joined reads off the dumps
 
 
 def _groups(sig: Signature) -> set[str]:
@@ -22,6 +23,8 @@ def _groups(sig: Signature) -> set[str]:
     groups = {g for p in pats for g in _GROUP.findall(p.regex)} | BUILTIN_VALUES
     if sig.made_by in ("stalled_until_limit", "stalled_live"):
         groups |= STALL_VALUES
+    if sig.made_by == "flight_recorder":
+        groups |= FLIGHT_VALUES
     return groups | TREND_VALUES if sig.trend else groups
 
 

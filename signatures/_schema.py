@@ -188,6 +188,7 @@ class Signature(_Strict):
             "differ_at_seq",
             "stalled_live",
             "traceback_cut",
+            "flight_recorder",
         ]
         | None
     ) = None
