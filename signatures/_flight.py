@@ -1,7 +1,8 @@
 """What a job leaves beside its logs: PyTorch Flight Recorder dumps (which ranks never joined the
 collective the others wait in) and torchelastic error files (error.json: a rank's own traceback).
 
-A dump is one pickle per rank (`TORCH_FR_DUMP_TEMP_FILE` + rank, `nccl_trace_rank_N`): a dict with
+A dump is one pickle per rank (`TORCH_FR_DUMP_TEMP_FILE` + rank, `nccl_trace_rank_N`), or the same dict as JSON
+(`_dump_fr_trace_json`, `fr_trace_rank_N.json`): a dict with
 `entries`, one per collective this process group recorded (`collective_seq_id`, `state` scheduled /
 started / completed, `profiling_name` such as "nccl:all_reduce", `input_sizes`, times). Pickles are
 never loaded with `pickle.load`: the unpickler below refuses every class, so a dump (plain dicts,

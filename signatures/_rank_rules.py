@@ -90,8 +90,9 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   failure: it is the root, with no rank.
 - `silent_rank`: every rank expected (seen, or implied by the world size or by numbering) reported
   the collective timeout except one (high with a world size, medium otherwise). A monitored barrier's report that names one rank
-  as never arriving ("Ranks 3 failed to pass monitoredBarrier") names it outright (high), as does Horovod's stall inspector listing one rank alone under
-  its stalled tensors ("[missing ranks: 1]"). A SIGTERM a rank was sent when
+  as never arriving ("Ranks 3 failed to pass monitoredBarrier") names it outright (high), as does Horovod's stall
+  inspector listing one rank alone missing from its stalled tensors ("[missing ranks: 1]"; one rank alone ready for a
+  tensor the others never submitted is `collective_odd_one_out`, high). A SIGTERM a rank was sent when
   the job was ended (teardown, preemption_sigterm) is not its report, nor its own failure. A time limit that
   came long after the ranks stopped and after two or more ranks' knock-on is teardown (_stall.failed_before_limit),
   and so is a step cancel printed under a collective timeout in the same task's file (srun -K after the timeout).
@@ -638,8 +639,12 @@ def _gathered(c: Case) -> Attribution | None:
 def _straggler(c: Case) -> Attribution | None:
     stall = c.sig.cls == "nccl_timeout" or "stall" in c.sig.tags
     straggler = _named_straggler([c.event, *c.same_sig]) if stall else None
-    # a monitored barrier's own report (or Horovod's stall inspector) names the one rank that never arrived
-    return _because(straggler[0], "silent_rank", "high", straggler[1], c.first) if straggler is not None else None
+    # a monitored barrier's own report (or Horovod's stall inspector) names the one rank that never arrived, or the
+    # one rank alone in a collective the others never joined
+    if straggler is None:
+        return None
+    rank, reason, rule = straggler
+    return _because(rank, rule, "high", reason, c.first)
 
 
 def _lost_peer(c: Case) -> Attribution | None:
@@ -1430,7 +1435,7 @@ def _alone_unreachable(view: JobView, sig: Signature, event: Event, same_sig: li
     )
 
 
-def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:
+def _named_straggler(events: list[Event]) -> tuple[int, Reason, str] | None:
     """The one rank a monitored barrier's report names as not having arrived ("Ranks 3 failed to pass
     monitoredBarrier in 20000 ms", printed by the rank that ran the check), with that report."""
     if any("horovod" in e.sig_id for e in events):
@@ -1443,13 +1448,13 @@ def _named_straggler(events: list[Event]) -> tuple[int, Reason] | None:
         return None
     e = next(e for e in events if e.values.get("failed_ranks"))
     text = f"rank {e.rank if e.rank is not None else 0}'s monitored_barrier reports that rank {failed} alone never "
-    return int(failed), Reason(text + "arrived; the ranks that did waited on it", e.source, e.line)
+    return int(failed), Reason(text + "arrived; the ranks that did waited on it", e.source, e.line), "silent_rank"
 
 
 _HOROVOD_LIST = re.compile(r"\[(ready|missing) ranks: (\d+(?:, ?\d+)*)\]")
 
 
-def _horovod_missing(events: list[Event]) -> tuple[int, Reason] | None:
+def _horovod_missing(events: list[Event]) -> tuple[int, Reason, str] | None:
     """The rank Horovod's stall inspector (printed by the coordinator's background thread) shows as the one the
     others waited for: the one rank missing from every stalled tensor ("[missing ranks: 1]", or, where it lists the
     ranks that were ready, "[ready ranks: 5, 6, 3, 1, 4, 0]" with rank 2 not among them); or the one rank alone
@@ -1470,7 +1475,8 @@ def _horovod_missing(events: list[Event]) -> tuple[int, Reason] | None:
     if len(missing) == 1 and len(only := next(iter(missing))) == 1:
         (rank,) = only
         text = f"Horovod's stall inspector shows rank {rank} alone missing from every stalled collective"
-        return rank, Reason(text + ": the other ranks submitted them and waited for it", first.source, first.line)
+        reason = Reason(text + ": the other ranks submitted them and waited for it", first.source, first.line)
+        return rank, reason, "silent_rank"
     ready = {world - m for m in missing}
     if len(ready) == 2 and frozenset().union(*ready) == world and not frozenset.intersection(*ready):
         alone = [r for r in ready if len(r) == 1]
@@ -1480,7 +1486,7 @@ def _horovod_missing(events: list[Event]) -> tuple[int, Reason] | None:
                 f"Horovod's stall inspector shows rank {rank} alone ready for a collective no other rank submitted, "
                 f"while ranks {rank_list(sorted(world - alone[0]))} wait in another: rank {rank} ran different code"
             )
-            return rank, Reason(text, first.source, first.line)
+            return rank, Reason(text, first.source, first.line), "collective_odd_one_out"
     return None
 
 
