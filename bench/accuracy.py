@@ -64,6 +64,7 @@ SETS = {
     / "realworld"
     / "blind_t29",  # multi-rank issue threads (Horovod, DeepSpeed, Ray), frozen 588df76
     "blind_t30": ROOT / "tests" / "realworld" / "blind_t30",  # issue threads (NCCL, vLLM, torchrun), frozen 13d1fc8
+    "blind_t31": ROOT / "tests" / "realworld" / "blind_t31",  # issue threads (ESPnet, RETURNN, DeepEP), frozen e5c0910
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes

@@ -241,6 +241,8 @@ COMPLETION_MARKERS = [
     # an early-stopping callback ending training by itself: "early stopping: val_loss has not improved",
     # Keras's "Epoch 00012: early stopping", "Early stopping triggered at epoch 7"
     r"(?i:\bearly[ _-]?stopping(?::|\s+(?:triggered|at\b|after\b))|\d:\s*early stopping\b)",
+    # a rank's own last word, nothing but "done" after its label: "[rank1]: done", "[rank0] done", "3: done"
+    r"(?m:^(?:\[(?:rank|default)\d{1,6}\]:?\s?|\s{0,3}\d{1,6}: )done\.?\s*$)",
 ]
 # RE2 (a linear scan): Python's re tries every alternative at every byte, 4.4 ms for a 64 KB tail against 0.1
 _completion_options = re2.Options()
