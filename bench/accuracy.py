@@ -126,10 +126,9 @@ SETS = {
     "runs_r53": ROOT / "tests" / "corpus" / "blind_r53",  # other stacks, silent culprits, teardowns, frozen 07352c4
     "runs_r54": ROOT / "tests" / "corpus" / "blind_r54",  # bigger jobs handed over as several sources, frozen 7f0ec13
     "runs_r55": ROOT / "tests" / "corpus" / "blind_r55",  # frameworks' own wording (FSDP, DCP, HF), frozen 4784613
-    "runs_r56": ROOT
-    / "tests"
-    / "corpus"
-    / "blind_r56",  # silent, launcher-only, teardown, odd one, dumps, frozen 588df76
+    # silent culprits, launcher-only deaths, teardowns, odd ones out, dumps, frozen 588df76
+    "runs_r56": ROOT / "tests" / "corpus" / "blind_r56",
+    "runs_r57": ROOT / "tests" / "corpus" / "blind_r57",  # own generators, formats, archives, frozen e5c0910
 }
 
 

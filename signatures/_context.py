@@ -82,6 +82,15 @@ def introduces(above: str, header: str) -> bool:
     return above.startswith(prefix) and bool(prefix or not _LAUNCHER_PREFIX.match(above))
 
 
+_THREAD_NAME = re.compile(r"Exception in thread ([^\s:()]{1,80})")
+
+
+def thread_name(introduced_by: str) -> str:
+    """The name in "Exception in thread prefetch-0:" (Python's threading.excepthook), or ''."""
+    found = _THREAD_NAME.search(introduced_by)
+    return found.group(1) if found else ""
+
+
 def handled_record(line: str) -> bool:
     """A warning, or a record saying the operation is retried: what prints a traceback it caught."""
     return bool(_HANDLED_RECORD.search(line))

@@ -42,6 +42,7 @@ from ._context import (
     handled_record,
     prefix_of,
     rank_and_host,
+    thread_name,
     time_of,
 )
 from ._ends import EndFacts
@@ -587,6 +588,8 @@ class _Scan(BulkCounting, RuleKinds):
             facts = TracebackFacts()
             event.context = st.context.traceback(line_no, ls, rank, facts)
             event.frames, event.handled, event.in_thread = facts.frames, facts.handled, facts.in_thread
+            if facts.in_thread and facts.introduced_by is not None:  # the thread's name says what it did
+                event.values.setdefault("thread", thread_name(facts.introduced_by))
             event.after = st.context.continuation(le, rank)
             for line in event.after:  # the message's continuation can carry the values
                 for rx in rt.patterns:

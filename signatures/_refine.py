@@ -29,7 +29,9 @@ def refine(events: list[Event], sigs: dict[str, Signature]) -> list[Event]:
     out = []
     for e in events:
         for s, context in by_base.get(e.sig_id, ()):
-            if _regex(context).search("\n".join([*e.frames, *e.context, e.text])) and not any(
+            # a thread's name is part of its traceback's header: "Exception in thread prefetch:"
+            header = [f"Exception in thread {e.values['thread']}:"] if e.values.get("thread") else []
+            if _regex(context).search("\n".join([*header, *e.frames, *e.context, e.text])) and not any(
                 _regex(x.regex).search(e.text) for x in s.exclude
             ):
                 e = dataclasses.replace(e, sig_id=s.id, values=dict(e.values))

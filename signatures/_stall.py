@@ -23,6 +23,7 @@ import statistics
 from ._events import Event, LastWord, ScanResult
 from ._lines import parse_time
 from ._oddity import Oddities
+from ._ranks import failed_on_its_own
 from ._schema import Signature
 
 STALLED = "slurm.time_limit_after_stall"  # the finding this rule makes of a time limit
@@ -189,9 +190,24 @@ def ended_after_a_failure(roots: list[Event], scan: ScanResult, sigs: dict[str, 
             and e.eff_time is not None
             and e.eff_time <= struck - STALL_SECONDS
         ]
-        if failed and stopped_before(scan, struck) is not None:
+        if failed and (stopped_before(scan, struck) is not None or _exited_before(failed, scan, sigs, struck)):
             return ends
     return []
+
+
+def _exited_before(failed: list[Event], scan: ScanResult, sigs: dict[str, Signature], struck: float) -> bool:
+    """A rank that failed on its own is gone: the launcher recorded its error exit (srun's "task 0: Exited with exit
+    code 1") at least STALL_SECONDS before the limit struck. The others may have gone on printing (waiting for a file
+    that rank was to write), but the job could only wait for it: the limit ended a job that had already failed."""
+    ranks = {e.rank for e in failed}
+    return any(
+        "launcher-exit" in sigs[w.sig_id].tags
+        and w.rank in ranks
+        and failed_on_its_own(w)
+        and w.eff_time is not None
+        and w.eff_time <= struck - STALL_SECONDS
+        for w in scan.events
+    )
 
 
 def thread_failed_then_limit(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> list[Event]:
