@@ -173,8 +173,9 @@ def failed_before_limit(
 def ended_after_a_failure(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> list[Event]:
     """The time limit (or a stop from outside that gives no reason) that ended a job after a rank had failed on
     its own: a rank's root failure at least STALL_SECONDS before the limit struck, and the ranks' progress stopped
-    long before it (see stopped_before: the job hung on the failed rank until the scheduler ended it). Those ends
-    are teardown; [] when the limit (or the stop) stands, or is the only root (stalled_until_limit's case)."""
+    long before it (see stopped_before: the job hung on the failed rank until the scheduler ended it), or the
+    launcher recorded that rank's error exit that long before (_exited_before). Those ends are teardown; [] when the
+    limit (or the stop) stands, or is the only root (stalled_until_limit's case)."""
     for finding in (STALLED, STOPPED):
         ends = [e for e in roots if _ends_it(e, sigs[e.sig_id], finding)]
         times = [t for t in map(limit_time, ends) if t is not None]
