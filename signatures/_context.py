@@ -82,13 +82,14 @@ def introduces(above: str, header: str) -> bool:
     return above.startswith(prefix) and bool(prefix or not _LAUNCHER_PREFIX.match(above))
 
 
-_THREAD_NAME = re.compile(r"Exception in thread ([^\s:()]{1,80})")
+_THREAD_NAME = re.compile(r"Exception in thread ([^\s:()]{1,80})(?: \(([\w.]{1,80})\))?")
 
 
 def thread_name(introduced_by: str) -> str:
-    """The name in "Exception in thread prefetch-0:" (Python's threading.excepthook), or ''."""
+    """The name in "Exception in thread prefetch-0:" (Python's threading.excepthook), or the target function's in
+    Python 3.10+'s default "Thread-2 (prefetch_loop)"; '' when none."""
     found = _THREAD_NAME.search(introduced_by)
-    return found.group(1) if found else ""
+    return (found.group(2) or found.group(1)) if found else ""
 
 
 def handled_record(line: str) -> bool:

@@ -99,7 +99,16 @@ def read_dump(name: str, data: bytes) -> Dump:
     kind = "pickle" if is_pickle(data[:2]) else "JSON file"
     try:
         loaded = _NoClasses(io.BytesIO(data)).load() if kind == "pickle" else json.loads(data)
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, MemoryError) as exc:
+    except (
+        pickle.UnpicklingError,
+        EOFError,
+        ValueError,
+        TypeError,
+        IndexError,
+        KeyError,
+        MemoryError,
+        RecursionError,  # JSON nested past the interpreter's depth
+    ) as exc:
         raise InputError(f"{name}: a {kind} that is not a Flight Recorder dump, not read ({exc})") from None
     if not isinstance(loaded, dict) or not isinstance(loaded.get("entries"), list):
         raise InputError(f"{name}: a {kind} that is not a Flight Recorder dump (no 'entries'), not read")

@@ -574,13 +574,14 @@ ZERO3_DISAGREEMENT = "deepspeed.zero3_rank_disagreement"
 
 def _against_rank0(c: Case) -> Attribution:
     """DeepSpeed's "disagreement between rank0 and rankN": rank N's list of gathered parameters differs from rank 0's.
-    Two or more ranks reporting it differ from rank 0 alike: rank 0 is the odd one (medium). One report alone reads
-    the same whichever of the two ran different code: no rank."""
+    Every other rank of the job reporting it (two or more): rank 0 is the odd one (medium). Some ranks only, or one
+    report alone, reads the same whichever side ran different code: no rank."""
     reporters = sorted({e.rank for e in c.same_sig if e.rank is not None})
-    if len(reporters) >= 2:
+    others = sorted(set(c.view.expected) - {0})
+    if len(reporters) >= 2 and reporters == others:  # every other rank differs from rank 0 (a few: they may be odd)
         why = (
-            f"ranks {rank_list(reporters)} each found their gathered parameters differ from rank 0's: rank 0 is the "
-            "one that ran different code"
+            f"every other rank ({rank_list(reporters)}) found its gathered parameters differ from rank 0's: rank 0 is "
+            "the one that ran different code"
         )
         return _because(0, "collective_odd_one_out", "medium", Reason(why, c.event.source, c.event.line))
     why = (
@@ -638,7 +639,7 @@ def _gathered(c: Case) -> Attribution | None:
 
 def _straggler(c: Case) -> Attribution | None:
     stall = c.sig.cls == "nccl_timeout" or "stall" in c.sig.tags
-    straggler = _named_straggler([c.event, *c.same_sig]) if stall else None
+    straggler = _named_straggler([c.event, *c.same_sig], set(c.view.expected)) if stall else None
     # a monitored barrier's own report (or Horovod's stall inspector) names the one rank that never arrived, or the
     # one rank alone in a collective the others never joined
     if straggler is None:
@@ -1435,11 +1436,11 @@ def _alone_unreachable(view: JobView, sig: Signature, event: Event, same_sig: li
     )
 
 
-def _named_straggler(events: list[Event]) -> tuple[int, Reason, str] | None:
+def _named_straggler(events: list[Event], expected: set[int] | None = None) -> tuple[int, Reason, str] | None:
     """The one rank a monitored barrier's report names as not having arrived ("Ranks 3 failed to pass
     monitoredBarrier in 20000 ms", printed by the rank that ran the check), with that report."""
     if any("horovod" in e.sig_id for e in events):
-        return _horovod_missing(events)
+        return _horovod_missing(events, expected or set())
     named = {failed for e in events if (failed := e.values.get("failed_ranks"))}
     if len(named) != 1:  # none, or different ranks missing from different collectives
         return None
@@ -1454,7 +1455,7 @@ def _named_straggler(events: list[Event]) -> tuple[int, Reason, str] | None:
 _HOROVOD_LIST = re.compile(r"\[(ready|missing) ranks: (\d+(?:, ?\d+)*)\]")
 
 
-def _horovod_missing(events: list[Event]) -> tuple[int, Reason, str] | None:
+def _horovod_missing(events: list[Event], expected: set[int]) -> tuple[int, Reason, str] | None:
     """The rank Horovod's stall inspector (printed by the coordinator's background thread) shows as the one the
     others waited for: the one rank missing from every stalled tensor ("[missing ranks: 1]", or, where it lists the
     ranks that were ready, "[ready ranks: 5, 6, 3, 1, 4, 0]" with rank 2 not among them); or the one rank alone
@@ -1468,7 +1469,7 @@ def _horovod_missing(events: list[Event]) -> tuple[int, Reason, str] | None:
             lists.append(("missing", frozenset(int(r) for r in e.values["failed_ranks"].split(",")), e))
     if not lists:
         return None
-    seen = set().union(*(ranks for _, ranks, _ in lists))
+    seen = set().union(*(ranks for _, ranks, _ in lists)) | expected  # the job's ranks, where the log shows them
     world = frozenset(range(max(seen) + 1))
     missing = {(ranks if kind == "missing" else world - ranks) for kind, ranks, _ in lists}
     first = lists[0][2]

@@ -33,6 +33,14 @@ FATAL_EXITS = {
     "136": "SIGFPE",
 }
 FORCED = "-9 (forced)"  # torchrun's SIGKILL of a worker that outlived its SIGTERM (see mark_forced_kills)
+
+
+def _local(text: str) -> bool:
+    """A launcher's record naming a worker by its local rank: torchrun's "local_rank: 2 (pid: P)" (and its table's
+    "(local_rank: 0)"), torchelastic's ProcessFailure(local_rank=2, pid=P, ...) as an agent logs it."""
+    return "local_rank:" in text or "ProcessFailure(local_rank=" in text
+
+
 TEARDOWN_EXITS = {"-15", "143", "-2", "130", FORCED}  # SIGTERM / SIGINT: the launcher stopping the survivors
 SRUN_SIGNALS = {
     "Killed": "-9",
@@ -133,9 +141,7 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
     differ, and the table's is the rank. Without a table, an agent's console whose workers' own lines name
     ranks b..b+n-1 (b > 0: not the first node) holds local rank L's lines as rank b+L (see node_ranks)."""
     table = {
-        e.values["pid"]: e.rank
-        for e in events
-        if e.rank is not None and e.values.get("pid") and "local_rank:" not in e.text
+        e.values["pid"]: e.rank for e in events if e.rank is not None and e.values.get("pid") and not _local(e.text)
     }
     nodes = node_ranks(events, progress)
     offsets = tee_offsets(events)
@@ -144,14 +150,14 @@ def global_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]
     # each agent's console: local rank -> global rank, from its "failed ... local_rank: L (pid: P)" and its table
     local: dict[tuple[int, int], int] = {}
     for e in events:
-        if "local_rank:" in e.text and e.rank is not None and e.values.get("pid") in table:
+        if _local(e.text) and e.rank is not None and e.values.get("pid") in table:
             local[(e.source_index, e.rank)] = table[e.values["pid"]]
     out = []
     for e in events:
-        if "local_rank:" in e.text and table.get(e.values.get("pid", ""), e.rank) != e.rank:
+        if _local(e.text) and table.get(e.values.get("pid", ""), e.rank) != e.rank:
             e = dataclasses.replace(e, rank=table[e.values["pid"]])
         elif (
-            "local_rank:" in e.text
+            _local(e.text)
             and e.values.get("pid") not in table
             and e.rank is not None
             and e.rank < len(nodes.get(e.source_index, ()))
@@ -243,12 +249,12 @@ def node_ranks(events: list[Event], progress: Iterable[tuple[int, int | None]]) 
     ranks 1-3 (a first node whose rank 0 printed nothing), maps nothing."""
     named: dict[int, set[int]] = {}
     for e in events:
-        if e.rank is not None and "local_rank:" not in e.text:
+        if e.rank is not None and not _local(e.text):
             named.setdefault(e.source_index, set()).add(e.rank)
     for source, rank in progress:
         if rank is not None:
             named.setdefault(source, set()).add(rank)
-    agents = {e.source_index for e in events if "local_rank:" in e.text and e.rank is not None}
+    agents = {e.source_index for e in events if _local(e.text) and e.rank is not None}
     out: dict[int, list[int]] = {}
     for source in agents:
         ranks = sorted(named.get(source, ()))

@@ -222,6 +222,8 @@ def thread_failed_then_limit(roots: list[Event], scan: ScanResult, sigs: dict[st
             continue
         end = min(ends, key=lambda e: (e.source_index, e.line))
         last = [line for (src, _), (line, _, _) in scan.progress.items() if src == end.source_index]
+        if not last or any(src != end.source_index for src, _ in scan.progress):
+            continue  # the steps are elsewhere (a job's .out beside its .err): they may have gone on to the limit
         died = [
             e
             for e in roots

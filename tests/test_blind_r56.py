@@ -49,3 +49,13 @@ def test_a_helper_thread_that_died_before_the_time_limit(matcher):
     )
     assert went_on != text
     assert top(run(matcher, ("slurm-5.out", went_on)))[1] == "slurm_time_limit"
+    # a helper thread's failure in a job's stderr while its stdout (another file) kept stepping to the limit: the
+    # limit stands (a review's case: "after every rank's last step" held only for a file with no steps at all)
+    out = "".join(f"[2026-12-07 10:{m:02d}:00] step {m * 10} loss 0.5\n" for m in range(0, 59))
+    err = (
+        "Exception in thread ckpt-writer:\nTraceback (most recent call last):\n"
+        '  File "/work/t.py", line 9, in run\n'
+        "OSError: [Errno 28] No space left on device\n"
+        "slurmstepd: error: *** JOB 42 ON node1 CANCELLED AT 2026-12-07T10:59:30 DUE TO TIME LIMIT ***\n"
+    )
+    assert top(run(matcher, ("slurm-42.out", out), ("slurm-42.err", err)))[1] == "slurm_time_limit"

@@ -56,6 +56,9 @@ def test_a_threads_name_is_read_with_its_traceback(matcher):
         "json.decoder.JSONDecodeError: Unterminated string starting at: line 1 column 12 (char 11)\n"
     )
     assert top(run(matcher, ("console.log", text)))[:2] == ("data.input_pipeline_exception", "tokenizer_or_data_error")
+    # Python 3.10+'s default name for an unnamed thread carries its target: "Thread-2 (prefetch_loop)"
+    default = text.replace("thread prefetch:", "thread Thread-2 (prefetch_loop):")
+    assert top(run(matcher, ("console.log", default)))[0] == "data.input_pipeline_exception"
     # the same error in a thread whose name says nothing of data stays generic
     other = text.replace("thread prefetch:", "thread metrics-push:")
     assert top(run(matcher, ("console.log", other)))[0] != "data.input_pipeline_exception"

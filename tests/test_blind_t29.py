@@ -48,6 +48,9 @@ def test_horovod_stalls_that_single_out_no_rank_name_none(matcher):
     assert top_of_text(matcher, text)[2] is None
     # two ranks missing alike
     assert top_of_text(matcher, warning + "HorovodAllreduce_a_0 [missing ranks: 1, 2]\n")[2] is None
+    # four ranks stepping, "[ready ranks: 0, 2]": ranks 1 and 3 are both missing, whatever the list's highest rank
+    steps = "".join(f"[rank{r}]: step 7 loss 0.5\n" for r in range(4))
+    assert top_of_text(matcher, steps + warning + "HorovodAllreduce_a_0 [ready ranks: 0, 2]\n")[2] is None
     # two ranks alone in one tensor against two in another: no single odd one
     text = warning + "HorovodAllreduce_a_0 [ready ranks: 0, 1]\nHorovodAllreduce_b_0 [ready ranks: 2, 3]\n"
     assert top_of_text(matcher, text)[2] is None
@@ -88,12 +91,18 @@ def test_deepspeeds_zero3_disagreement_between_ranks(matcher):
     # 012: one report, "disagreement between rank0 and rank6": the ranks ran different code, and one report cannot
     # tell which of the two did (it was a generic exception on rank 0)
     assert top(diagnose([_log("012")], matcher)) == ("deepspeed.zero3_rank_disagreement", "collective_mismatch", None)
-    # two ranks each differing from rank 0: rank 0 is the odd one
+    # every other rank of a 3-rank job differing from rank 0: rank 0 is the odd one
     text = (
+        "[rank1]: RuntimeError: disagreement between rank0 and rank1: rank0: [1, 2], rank1: [1, 3]\n"
         "[rank2]: RuntimeError: disagreement between rank0 and rank2: rank0: [1, 2], rank2: [1, 3]\n"
-        "[rank5]: RuntimeError: disagreement between rank0 and rank5: rank0: [1, 2], rank5: [1, 3]\n"
     )
     assert top_of_text(matcher, text) == ("deepspeed.zero3_rank_disagreement", "collective_mismatch", 0)
+    # two of six ranks differing from rank 0 (the other three agree with it): no rank (a review's case)
+    text = "".join(f"[rank{r}]: step 3 loss 0.5\n" for r in range(6)) + (
+        "[rank2]: RuntimeError: disagreement between rank0 and rank2: rank0: [1, 2], rank2: [1, 3]\n"
+        "[rank5]: RuntimeError: disagreement between rank0 and rank5: rank0: [1, 2], rank5: [1, 4]\n"
+    )
+    assert top_of_text(matcher, text)[2] is None
 
 
 def test_a_tpu_slice_whose_hosts_did_not_all_join(matcher):

@@ -29,6 +29,14 @@ def test_torch_1_9s_failure_summary(matcher):
 def test_torchelastics_process_failure_record(matcher):
     # 015: dlrover's "{0: ProcessFailure(local_rank=0, pid=54, exitcode=-7, ...)}": a SIGBUS on rank 0 (it was healthy)
     assert top(diagnose([_log("015")], matcher))[::2] == ("launcher.exit_sigbus", 0)
+    # on a node whose workers are ranks 4-7, the record's local rank 1 is global rank 5 (a review's case)
+    steps = "".join(f"[rank{r}]: step 10 loss=1.10\n" for r in range(4, 8))
+    record = (
+        "[2024-03-26 10:13:01,000] [ERROR] [training.py:120:_invoke_run] The worker fails with {1: ProcessFailure("
+        "local_rank=1, pid=77, exitcode=1, error_file='<N/A>', error_file_data={'message': '<NONE>'}, "
+        "message='<NONE>', timestamp=1711419181)}\n"
+    )
+    assert top_of_text(matcher, steps + record)[2] == 5
     # a record with exit code 0 is a worker that finished
     text = "{1: ProcessFailure(local_rank=1, pid=9, exitcode=0, error_file='<N/A>', message='', timestamp=1)}\n"
     assert top_of_text(matcher, text)[0] not in ("launcher.exit_error", "launcher.exit_sigbus")

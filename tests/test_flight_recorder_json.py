@@ -56,3 +56,15 @@ def test_a_json_file_shaped_like_a_dump_but_broken_is_refused_with_a_message(tmp
     assert done.returncode == 0, done.stderr
     skipped = json.loads(done.stdout)["stats"]["skipped"]
     assert any("fr_trace_rank_0.json" in s and "not a Flight Recorder dump" in s for s in skipped)
+
+
+def test_a_json_dump_nested_past_pythons_depth_is_refused_not_a_crash(tmp_path):
+    # a review's case: RecursionError from json.loads took the whole diagnosis down
+    deep = tmp_path / "fr_trace_rank_0.json"
+    deep.write_text('{"entries": [], "pg_status": ' + "[" * 100000 + "]" * 100000 + "}")
+    log = tmp_path / "console.log"
+    log.write_text("step 1 loss 0.5\n")
+    done = run_denpex("diagnose", "--json", str(log), str(deep))
+    assert done.returncode == 0, done.stderr
+    skipped = json.loads(done.stdout)["stats"]["skipped"]
+    assert any("fr_trace_rank_0.json" in s and "not a Flight Recorder dump" in s for s in skipped)
