@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from ._compiled import _Lazy
 from ._events import Event, ScanResult
+from ._flight import rank_in_name
 from ._library import Library
 from ._lines import EXCEPTION_LINE, PREFIX_CHARS, TORCHRUN_ATTEMPT
 from ._oddity import Oddities
@@ -943,7 +944,6 @@ WEAK_RULES = {
 }
 
 
-_DUMP_RANK = re.compile(r"(\d{1,6})(?:\.(?:json|pkl|pickle|bin))?$")
 FLIGHT_RECORDER = "flight_recorder.collective_never_joined"  # the finding the dumps make of a launcher's record
 
 
@@ -981,10 +981,7 @@ def apply_flight_recorder(finding: Finding, recorder: dict, sigs: dict[str, Sign
 
 def _never_joined(finding: Finding, stuck: dict, rank: int, text: str, recorder: dict, sig: Signature) -> Finding:
     """The finding a launcher-only diagnosis becomes when the dumps show the collective rank `rank` never joined."""
-    dumps = [
-        d for d in recorder.get("dumps", []) if (m := _DUMP_RANK.search(d)) is not None and int(m.group(1)) == rank
-    ]
-    dumps = dumps or recorder["dumps"][:1]
+    dumps = [d for d in recorder.get("dumps", []) if rank_in_name(d) == rank] or recorder["dumps"][:1]
     values = {
         "seq": str(stuck["seq"]),
         "op": str(stuck["op"]),

@@ -38,6 +38,12 @@ ENABLE_HINT = (
 )
 
 
+def rank_in_name(name: str) -> int | None:
+    """The rank a dump's file name gives: fr_trace_rank_3, nccl_trace_rank_3.json, a zip member "dumps.zip:trace_3"."""
+    found = _RANK_IN_NAME.search(_EXTENSION.sub("", name.rsplit("/", 1)[-1].rsplit(":", 1)[-1]))
+    return int(found.group(1)) if found else None
+
+
 def is_error_file(head: bytes) -> bool:
     """torchelastic's error file (TORCHELASTIC_ERROR_FILE, attempt_N/R/error.json, written by @record)."""
     start = head.lstrip()[:1]
@@ -113,9 +119,8 @@ def read_dump(name: str, data: bytes) -> Dump:
     if not isinstance(loaded, dict) or not isinstance(loaded.get("entries"), list):
         raise InputError(f"{name}: a {kind} that is not a Flight Recorder dump (no 'entries'), not read")
     rank = loaded.get("rank")
-    if not isinstance(rank, int):  # fr_trace_rank_3, nccl_trace_rank_3.json, a zip member "dumps.zip:trace_3"
-        found = _RANK_IN_NAME.search(_EXTENSION.sub("", name.rsplit("/", 1)[-1].rsplit(":", 1)[-1]))
-        rank = int(found.group(1)) if found else None
+    if not isinstance(rank, int):
+        rank = rank_in_name(name)
     entries = [e for e in loaded["entries"] if isinstance(e, dict) and isinstance(e.get("collective_seq_id"), int)]
     return Dump(rank, name, entries)
 

@@ -48,23 +48,22 @@ def test_pickled_dumps_beside_a_launcher_only_console():
 
 
 def test_a_json_file_shaped_like_a_dump_but_broken_is_refused_with_a_message(tmp_path):
-    bad = tmp_path / "fr_trace_rank_0.json"
-    bad.write_text('{"entries": [{"collective_seq_id": 1}], "pg_status": ' + "{" * 3)
-    good = tmp_path / "console.log"
-    good.write_text("step 1 loss 0.5\n")
-    done = run_denpex("diagnose", "--json", str(good), str(bad))
-    assert done.returncode == 0, done.stderr
-    skipped = json.loads(done.stdout)["stats"]["skipped"]
-    assert any("fr_trace_rank_0.json" in s and "not a Flight Recorder dump" in s for s in skipped)
+    _refused_beside_a_log(tmp_path, '{"entries": [{"collective_seq_id": 1}], "pg_status": ' + "{" * 3)
 
 
 def test_a_json_dump_nested_past_pythons_depth_is_refused_not_a_crash(tmp_path):
     # a review's case: RecursionError from json.loads took the whole diagnosis down
-    deep = tmp_path / "fr_trace_rank_0.json"
-    deep.write_text('{"entries": [], "pg_status": ' + "[" * 100000 + "]" * 100000 + "}")
+    _refused_beside_a_log(tmp_path, '{"entries": [], "pg_status": ' + "[" * 100000 + "]" * 100000 + "}")
+
+
+def _refused_beside_a_log(tmp_path, dump_text: str) -> None:
+    """A dump-shaped JSON file that cannot be read, handed over with a log: the log is diagnosed (exit 0) and the
+    file is named in stats.skipped as no Flight Recorder dump."""
+    dump = tmp_path / "fr_trace_rank_0.json"
+    dump.write_text(dump_text)
     log = tmp_path / "console.log"
     log.write_text("step 1 loss 0.5\n")
-    done = run_denpex("diagnose", "--json", str(log), str(deep))
+    done = run_denpex("diagnose", "--json", str(log), str(dump))
     assert done.returncode == 0, done.stderr
     skipped = json.loads(done.stdout)["stats"]["skipped"]
     assert any("fr_trace_rank_0.json" in s and "not a Flight Recorder dump" in s for s in skipped)
