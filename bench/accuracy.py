@@ -65,6 +65,10 @@ SETS = {
     / "blind_t29",  # multi-rank issue threads (Horovod, DeepSpeed, Ray), frozen 588df76
     "blind_t30": ROOT / "tests" / "realworld" / "blind_t30",  # issue threads (NCCL, vLLM, torchrun), frozen 13d1fc8
     "blind_t31": ROOT / "tests" / "realworld" / "blind_t31",  # issue threads (ESPnet, RETURNN, DeepEP), frozen e5c0910
+    "blind_t32": ROOT
+    / "tests"
+    / "realworld"
+    / "blind_t32",  # issue threads (verl, TRL, ms-swift, SGLang), frozen 025c895
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
@@ -129,6 +133,10 @@ SETS = {
     # silent culprits, launcher-only deaths, teardowns, odd ones out, dumps, frozen 588df76
     "runs_r56": ROOT / "tests" / "corpus" / "blind_r56",
     "runs_r57": ROOT / "tests" / "corpus" / "blind_r57",  # own generators, formats, archives, frozen e5c0910
+    "runs_r58": ROOT
+    / "tests"
+    / "corpus"
+    / "blind_r58",  # 61 runs: segfaults, data errors, exit barriers, frozen 025c895
 }
 
 

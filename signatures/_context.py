@@ -41,6 +41,9 @@ _RECOVERS = (
 _HANDLED_RECORD = re.compile(
     r"^.{0,80}?\b(?:WARNING|WARN)\b"
     r"|^.{0,40}?\bException ignored in\b"  # Python's unraisable hook: a __del__'s or an atexit callback's, ignored
+    # torchelastic's agent after its workers ended: _exit_barrier logs a failed barrier with logger.exception and
+    # returns (torch/distributed/elastic/agent/server/api.py), so the run's outcome is its workers', not this
+    r"|\bError waiting on exit barrier\b"
     r"|" + _RECOVERS
 )
 # Above an exception chain printed without its first header (a bare "httpx.ConnectError: ..." first), which an

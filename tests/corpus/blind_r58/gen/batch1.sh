@@ -1,0 +1,20 @@
+#!/bin/bash
+# torchrun / mp.spawn runs. Each line: run id, command (executed inside runs/NNN)
+R=/work/blind/r58/gen/run.sh
+$R 002 'torchrun --nproc-per-node 4 --master-port 29502 --log-dir tr_logs --redirects 3 $T --mode shape --bad 1 --fmt logging'
+$R 003 'torchrun --nproc-per-node 2 --master-port 29503 --tee 3 $T --mode assert --bad 1 --fmt json'
+$R 004 'NW=1 torchrun --nproc-per-node 3 --master-port 29504 $T --mode keyerror --bad 0 --fmt lognorank'
+$R 005 'mkdir -p ckpt; for r in 0 1 2; do python -c "import torch;torch.save({\"s\":torch.zeros(3)},\"ckpt/shard_rank$r.pt\")"; done; torchrun --nproc-per-node 4 --master-port 29505 --log-dir tr_logs $T --mode ckpt_missing --bad 3 --fmt file --outdir rank_logs --ckdir $PWD/ckpt; rm -rf ckpt'
+$R 007 'python $T --spawn 3 --port 29507 --mode ulimit_v --bad 2 --fmt print'
+$R 008 'torchrun --nproc-per-node 3 --master-port 29508 $T --mode sigkill --bad 1 --fmt plain'
+$R 009 'python $T --spawn 2 --port 29509 --mode sigsegv --bad 0 --fmt print'
+$R 010 'torchrun --nproc-per-node 3 --master-port 29510 --log-dir tr_logs $T --mode sigabrt --bad 2 --fmt logging'
+$R 011 'torchrun --nproc-per-node 2 --master-port 29511 $T --mode dl_bus --bad 1 --fmt print'
+$R 012 'torchrun --nproc-per-node 4 --master-port 29512 $T --mode sleep --bad 2 --fmt logging'
+$R 014 'python $T --spawn 3 --port 29514 --mode blockread --bad 0 --fmt json'
+$R 015 'torchrun --nproc-per-node 4 --master-port 29515 $T --mode loop --bad 3 --fmt file --outdir rank_logs; tar czf logs.tar.gz rank_logs && rm -rf rank_logs'
+$R 016 'torchrun --nproc-per-node 3 --master-port 29516 --tee 3 $T --mode exit0 --bad 1 --fmt print'
+$R 017 'TORCH_DISTRIBUTED_DEBUG=DETAIL torchrun --nproc-per-node 3 --master-port 29517 $T --mode mismatch_shape --bad 2 --fmt print'
+$R 018 'python $T --spawn 2 --port 29518 --mode mismatch_dtype --bad 1 --fmt lognorank'
+$R 020 'torchrun --nproc-per-node 4 --master-port 29520 $T --mode nan --bad 2 --fmt logging'
+$R 022 'torchrun --nproc-per-node 2 --master-port 29522 $T --mode lossscale --fmt logging --steps 30'
