@@ -140,9 +140,36 @@ SETS = {
 }
 
 
-def evaluate(directory: Path, matcher) -> dict:
+def row_inputs(directory: Path, row: dict) -> tuple[Path, list[str]]:
+    """Where a labelled row's inputs are and their names there: a whole run's, as the user would give them, from its
+    directory (as the evaluators scored them: a run's directory name, "..._rank3", is ours, never the user's, and a
+    rank in a path is evidence the engine reads), or one excerpt from logs/."""
+    if "run" in row:
+        return directory / "runs" / row["run"], list(row["inputs"])
+    return directory / "logs", [row["file"]]
+
+
+def report_of(where: Path, inputs: list[str], matcher, cache: dict | None = None):
+    """signatures.diagnose of `inputs` named relative to `where`; `cache` (a dict the caller keeps) spares a second
+    diagnosis of the same inputs with the same matcher (the test suite's accuracy floor and render budget read the
+    same runs)."""
     import signatures
 
+    key = (str(where), tuple(inputs), id(matcher))
+    if cache is not None and key in cache:
+        return cache[key]
+    here = os.getcwd()
+    os.chdir(where)
+    try:
+        report = signatures.diagnose(inputs, matcher=matcher)
+    finally:
+        os.chdir(here)
+    if cache is not None:
+        cache[key] = report
+    return report
+
+
+def evaluate(directory: Path, matcher, cache: dict | None = None) -> dict:
     rows = [json.loads(line) for line in (directory / "labels.jsonl").read_text().splitlines() if line.strip()]
     # a label its own evaluator found wrong after scoring (the blind score stands as scored; labels.jsonl is kept
     # as it was): corrections.jsonl holds {"run" or "file", the fields that change, "why"}
@@ -168,21 +195,10 @@ def evaluate(directory: Path, matcher) -> dict:
     }
     misses: list[str] = []
     for row in rows:
-        if "run" in row:  # a whole run: the inputs a user would give, from its directory (as the evaluators
-            # scored them: a run's directory name, "..._rank3", is ours, never the user's, and a rank in a path
-            # is evidence the engine reads)
-            where = directory / "runs" / row["run"]
-            inputs = list(row["inputs"])
+        where, inputs = row_inputs(directory, row)
+        if "run" in row:
             row["file"] = row["run"]
-        else:
-            where = directory / "logs"
-            inputs = [row["file"]]
-        here = os.getcwd()
-        os.chdir(where)
-        try:
-            report = signatures.diagnose(inputs, matcher=matcher)
-        finally:
-            os.chdir(here)
+        report = report_of(where, inputs, matcher, cache)
         top = report.top
         got = top.class_ if top else report.outcome
         rank = top.initiating_rank if top else None

@@ -55,8 +55,29 @@ def matcher():
 
 
 @pytest.fixture(scope="session")
+def corpus_reports() -> dict:
+    """Reports of the labelled sets' runs and excerpts, kept for the session by bench/accuracy.py's report_of: the
+    accuracy floor (test_realworld) and the render budget (test_render_budget) read the same runs once."""
+    return {}
+
+
+@pytest.fixture(scope="session")
 def rules_matcher():
     """A small purpose-built library exercising every rule kind."""
     from signatures import Matcher, load_library
 
     return Matcher(load_library(RULES_LIBRARY))
+
+
+def pytest_collection_finish(session):
+    """Jobs that wait on Slurm's clock start now, when a collected test will read them (tests/slurm_early.py)."""
+    if any("slurm_jobs" in getattr(item, "fixturenames", ()) for item in session.items):
+        import slurm_early
+
+        slurm_early.submit()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import slurm_early
+
+    slurm_early.cancel()

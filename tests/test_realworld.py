@@ -16,8 +16,8 @@ RANK_FLOOR = 0.80  # and for the initiating rank, where the log names one
 KNOWN_FLAGGED: set[tuple[str, str]] = set()  # healthy runs still flagged, each a miss the README reports
 
 
-def test_real_world_accuracy(matcher):
-    results = [evaluate(path, matcher) for path in SETS.values()]
+def test_real_world_accuracy(matcher, corpus_reports):
+    results = [evaluate(path, matcher, corpus_reports) for path in SETS.values()]
     logs = sum(r["logs"] for r in results)
     right = sum(r["class_right"] for r in results)
     named = sum(r["rank_named"] for r in results)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import CORPUS, ROOT
@@ -27,15 +29,17 @@ from bot.render import (
     timeline_steps,
 )
 
+sys.path.insert(0, str(ROOT / "bench"))
+from accuracy import report_of, row_inputs
 
-def corpus_runs() -> list[tuple[str, list[str]]]:
-    """Every answer the corpus gives: its single logs (labels.jsonl) and the blind sets' whole runs."""
-    runs = [(row["file"], [str(CORPUS / row["file"])]) for row in _rows(CORPUS / "labels.jsonl")]
+
+def corpus_runs() -> list[tuple[str, Path, list[str]]]:
+    """Every answer the corpus gives: its single logs (labels.jsonl) and the blind sets' whole runs, each as (name,
+    where, inputs named relative to where), the blind runs as bench/accuracy.py gives them (the names a user's
+    upload would have)."""
+    runs = [(row["file"], CORPUS, [row["file"]]) for row in _rows(CORPUS / "labels.jsonl")]
     for blind in sorted(CORPUS.glob("blind_r*")):
-        runs += [
-            (f"{blind.name}/{row['run']}", [str(blind / "runs" / row["run"] / i) for i in row["inputs"]])
-            for row in _rows(blind / "labels.jsonl")
-        ]
+        runs += [(f"{blind.name}/{row['run']}", *row_inputs(blind, row)) for row in _rows(blind / "labels.jsonl")]
     return runs
 
 
@@ -61,8 +65,8 @@ RUNS = corpus_runs()
 
 
 @pytest.fixture(scope="module")
-def reports(matcher) -> dict[str, signatures.Report]:
-    return {name: signatures.diagnose(inputs, matcher) for name, inputs in RUNS}
+def reports(matcher, corpus_reports) -> dict[str, signatures.Report]:
+    return {name: report_of(where, inputs, matcher, corpus_reports) for name, where, inputs in RUNS}
 
 
 def test_the_corpus_gives_answers_of_every_kind(reports):

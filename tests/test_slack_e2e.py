@@ -831,7 +831,7 @@ def slow_cluster(tmp_path: Path, seconds: float) -> str:
 def test_slow_fetches_never_starve_commands_and_waiting_requests_hear_their_place(fake, tmp_path):
     """10 slow job fetches on 2 slots: help, status and a paste are answered at once, the queued hear how many
     are ahead of them, and every fetch is answered in the end."""
-    b = Bot(fake, tmp_path, config="max_concurrent_diagnoses = 2\n" + slow_cluster(tmp_path, 3)).start()
+    b = Bot(fake, tmp_path, config="max_concurrent_diagnoses = 2\n" + slow_cluster(tmp_path, 2)).start()
     try:
         driver = SlackDriver(b.events_url, fake.signing_secret, fake)
         for n in range(10):

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import slurm_early
 from conftest import run_denpex
 
 MINIMAL_CONFIG = '[clusters.local]\nkind = "slurm"\n'
@@ -49,10 +50,6 @@ def slurm_jobs(tmp_path_factory):
             load_shard("data/shard_00017.jsonl")
             PY
             """,
-        "time_limit": """#!/bin/bash
-            #SBATCH --time=0:01
-            for i in $(seq 1 600); do echo "step $i loss 1.0"; sleep 1; done
-            """,
         "srun_label": f"""#!/bin/bash
             #SBATCH --ntasks=4
             srun --label --kill-on-bad-exit=1 {python} - <<'PY'
@@ -80,7 +77,9 @@ def slurm_jobs(tmp_path_factory):
             echo never
             """,
     }
-    ids = {}
+    # the time-limited job was submitted as the session started (tests/slurm_early.py); submitted here otherwise
+    ids = slurm_early.submitted()
+    scripts.update({name: slurm_early.text(name) for name in slurm_early.EARLY if name not in ids})
     for name, body in scripts.items():
         script = work / f"{name}.sh"
         script.write_text(textwrap.dedent(body).replace("\n            ", "\n"))
@@ -510,11 +509,12 @@ def test_the_same_job_diagnosed_again_links_to_its_incident(incident):
 WATCH_CONFIG = (
     MINIMAL_CONFIG
     + 'allow = ["*"]\n\n[followups]\ntick_seconds = 0.5\n\n[watch]\ninterval = "1s"\nstall_after = "6s"\n'
-    'save_warn_after = "20s"\nsave_slow_factor = 3.0\nidle_exit = "30s"\n'
+    'save_warn_after = "8s"\nsave_slow_factor = 3.0\nidle_exit = "30s"\n'
 )
 
 WATCHED_JOBS = {
-    # two quick saves, then one that hangs for 20 s, then the job completes
+    # two quick saves, then one that hangs for 12 s (past 3x the earlier ones, and past save_warn_after), then the
+    # job completes
     "slow-save": """#!/bin/bash
         sleep 4
         for i in 1 2 3 4 5 6; do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
@@ -522,14 +522,14 @@ WATCHED_JOBS = {
         for i in 7 8 9 10 11 12; do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
         echo "saving checkpoint to ckpt/step_0012.pt"; sleep 0.5; echo "saved checkpoint ckpt/step_0012.pt"
         for i in 13 14 15; do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
-        echo "saving checkpoint to ckpt/step_0015.pt"; sleep 20; echo "saved checkpoint ckpt/step_0015.pt"
+        echo "saving checkpoint to ckpt/step_0015.pt"; sleep 12; echo "saved checkpoint ckpt/step_0015.pt"
         echo "training complete"
         """,
-    # steps, then nothing for 25 s while the job keeps running, then it ends
+    # steps, then nothing for 15 s (stall_after is 6 s) while the job keeps running, then it ends
     "stall": """#!/bin/bash
         sleep 4
         for i in $(seq 1 10); do echo "step $i loss $((30 - i)).0"; sleep 0.3; done
-        sleep 25
+        sleep 15
         echo "step 11 loss 2.0"
         """,
     # a CUDA OOM traceback, then a failed exit
