@@ -134,10 +134,9 @@ SETS = {
     # silent culprits, launcher-only deaths, teardowns, odd ones out, dumps, frozen 588df76
     "runs_r56": ROOT / "tests" / "corpus" / "blind_r56",
     "runs_r57": ROOT / "tests" / "corpus" / "blind_r57",  # own generators, formats, archives, frozen e5c0910
-    "runs_r58": ROOT
-    / "tests"
-    / "corpus"
-    / "blind_r58",  # 61 runs: segfaults, data errors, exit barriers, frozen 025c895
+    # 61 runs: segfaults, data errors, exit barriers, frozen 025c895
+    "runs_r58": ROOT / "tests" / "corpus" / "blind_r58",
+    "runs_r59": ROOT / "tests" / "corpus" / "blind_r59",  # 50 runs leaning to hard ranks, frozen 9c87514
 }
 
 

@@ -3,6 +3,7 @@
 `python bench/accuracy.py` prints the full per-log result; this test keeps it from regressing.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -35,3 +36,17 @@ def test_real_world_accuracy(matcher, corpus_reports):
     assert flagged <= KNOWN_FLAGGED, (flagged - KNOWN_FLAGGED, misses)
     assert right / logs >= CLASS_FLOOR, f"{right}/{logs}: {misses}"
     assert rank_right / named >= RANK_FLOOR, f"{rank_right}/{named}: {misses}"
+
+
+def test_every_labelled_input_is_in_the_repository():
+    """Each row's inputs exist in a fresh clone: git keeps no empty folder, so an empty torchrun --log-dir folder that
+    a run was handed holds a .gitkeep (runs_r58 043 once had none and could not be read)."""
+    from accuracy import row_inputs
+
+    missing = []
+    for name, directory in SETS.items():
+        for line in (directory / "labels.jsonl").read_text().splitlines():
+            if line.strip():
+                where, inputs = row_inputs(directory, json.loads(line))
+                missing += [f"{name}: {where / i}" for i in inputs if not (where / i).exists()]
+    assert not missing, missing
