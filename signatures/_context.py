@@ -42,8 +42,10 @@ _HANDLED_RECORD = re.compile(
     r"^.{0,80}?\b(?:WARNING|WARN)\b"
     r"|^.{0,40}?\bException ignored in\b"  # Python's unraisable hook: a __del__'s or an atexit callback's, ignored
     # torchelastic's agent after its workers ended: _exit_barrier logs a failed barrier with logger.exception and
-    # returns (torch/distributed/elastic/agent/server/api.py), so the run's outcome is its workers', not this
-    r"|\bError waiting on exit barrier\b"
+    # returns (torch/distributed/elastic/agent/server/api.py), so the run's outcome is its workers'; only when the
+    # barrier failed within 30 s (the store's host left once its own workers were done): a barrier that waited out
+    # its timeout (300 s by default) says a peer node never finished
+    r"|\bError waiting on exit barrier\. Elapsed: (?:[0-9]|[12][0-9])(?:\.\d+)? seconds"
     r"|" + _RECOVERS
 )
 # Above an exception chain printed without its first header (a bare "httpx.ConnectError: ..." first), which an

@@ -46,10 +46,10 @@ _MESSAGE = re.compile(
     | (?:Reason|Message|Exit\ Code|Last\ State|State|Status|Type):\s{2,}\S    # kubectl describe's fields
     | Setting\ OMP_NUM_THREADS\ environment\ variable\ for\ each\ process       # torch.distributed.launch's banner
     | \|?\s*distributed\ init\ \(rank\ \d+\)                                   # DETR/DeiT/MAE's init_distributed_mode
+    | Training\ in\ distributed\ mode\ with\ multiple\ processes,\ 1\ (?:GPU|device)\ per\ process\.  # timm's train.py
     | \[(?:before|after)\ [\w\ ]{1,60}\]\ datetime:\ \d{4}-\d\d-\d\d                 # Megatron's print_datetime
-    | time\ \(ms\)\ \|                                                       # Megatron's timers
-    | wandb:\ (?:WARNING|ERROR|Tracking\ run|Syncing\ run|View\ run|Run\ (?:history|summary)|Currently\ logged)\b
-    | (?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:\S                          # logging.basicConfig's default format
+    | time\ \(ms\)\ \|\ [\w/\ -]{1,60}:\ \d                                    # Megatron's timers: "time (ms) | forward: 12.3"
+    | wandb:\ (?:WARNING|ERROR|Tracking\ run|Syncing\ run|View\ run|Run\ (?:history|summary))\b  # W&B in a run
     """
 )
 # anywhere in a line: a training step with its loss, a progress bar, NCCL's own log

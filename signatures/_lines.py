@@ -93,11 +93,6 @@ _SYSLOG = re.compile(
     r"(?:^|\[)(?:[A-Z][a-z]{2} )?(?P<mon>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(?P<d>\d{1,2}) "
     r"(?P<h>[0-2]\d):(?P<mi>[0-5]\d):(?P<s>[0-6]\d)(?: (?P<y>(?:19|20)\d\d))?"
 )
-# a JSON-lines record's time as seconds (or milliseconds) since the epoch: {"ts": 1796678463.346, ...} (a logger
-# that writes time.time()); only in a quoted time field, and only 2001-2286 (ten digits of seconds, thirteen of ms)
-_EPOCH_FIELD = re.compile(
-    r'"(?:ts|time|timestamp|created|@timestamp)"\s*:\s*(?P<s>1\d{9})(?:(?P<ms>\d{3})|\.(?P<frac>\d{1,9}))?(?![\d.])'
-)
 
 # File names that say which rank wrote them.
 _RANK_FROM_PATH = [
@@ -159,10 +154,6 @@ def parse_time(head: str, default_year: int | None = None) -> float | None:
     if m:
         y = int(m.group("y")) if m.group("y") else year
         return _epoch(y, _MONTHS[m.group("mon")], int(m.group("d")), m, UTC)
-    m = _EPOCH_FIELD.search(head)
-    if m:
-        fraction = int(m.group("ms")) / 1000 if m.group("ms") else float("0." + (m.group("frac") or "0"))
-        return int(m.group("s")) + fraction
     return None
 
 

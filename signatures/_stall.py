@@ -91,7 +91,7 @@ def stalled_until_limit(
     if stopped is None:
         return None
     idle, pace, last_time, step = stopped
-    went_on = _went_elsewhere(scan, last_time - pace / 2, limit)
+    went_on = _went_elsewhere(scan, last_time, limit)
     if len(went_on) > 1:
         return None  # several ranks moved on to other work (an evaluation, a save): the job was still busy
     if not went_on:
@@ -258,9 +258,8 @@ def _finished_long_before(scan: ScanResult, limit: Event, struck: float) -> floa
     return struck - at if struck - at >= FINISHED_SECONDS else None
 
 
-def _went_elsewhere(scan: ScanResult, since: float, limit: Event) -> list[tuple[int, int, LastWord]]:
-    """The ranks whose last word came after their own last progress line and not before `since` (the job's last
-    progress, less half a step's interval: the others' lines of that same step can be printed a few ms after it),
+def _went_elsewhere(scan: ScanResult, last_time: float, limit: Event) -> list[tuple[int, int, LastWord]]:
+    """The ranks whose last word came after their own last progress line and not before the job's last progress,
     before the limit struck: each (source index, rank, last word)."""
     out = []
     for (src, rank), word in scan.last_words.items():
@@ -269,7 +268,7 @@ def _went_elsewhere(scan: ScanResult, since: float, limit: Event) -> list[tuple[
         mine = scan.progress.get((src, rank))
         if mine is None or word.line <= mine[0]:
             continue
-        if word.time is not None and word.time < since:
+        if word.time is not None and word.time < last_time:
             continue
         out.append((src, rank, word))
     return out

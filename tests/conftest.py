@@ -70,7 +70,10 @@ def rules_matcher():
 
 
 def pytest_collection_finish(session):
-    """Jobs that wait on Slurm's clock start now, when a collected test will read them (tests/slurm_early.py)."""
+    """Jobs that wait on Slurm's clock start now, when a collected test will read them (tests/slurm_early.py); not
+    when the tests are only listed (--collect-only, an editor's test discovery)."""
+    if session.config.option.collectonly:
+        return
     if any("slurm_jobs" in getattr(item, "fixturenames", ()) for item in session.items):
         import slurm_early
 
@@ -78,6 +81,6 @@ def pytest_collection_finish(session):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    import slurm_early
-
-    slurm_early.cancel()
+    early = sys.modules.get("slurm_early")  # imported only when its jobs were asked for
+    if early is not None:
+        early.cancel()

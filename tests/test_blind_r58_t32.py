@@ -37,26 +37,13 @@ def test_torchelastics_failed_exit_barrier_after_every_rank_finished_is_no_failu
     other = text.replace("Error waiting on exit barrier", "Error in the trainer's final sync")
     report = diagnose_sources(_texts(("node0.log", (run / "node0.log").read_text()), ("node1.log", other)), matcher)
     assert report.outcome != "healthy"
-
-
-def test_a_time_limit_after_one_rank_printed_more_than_its_last_step_names_that_rank(matcher):
-    # 038: srun -l, 3 ranks; every rank logs step 6, rank 2 then logs "entering eval on rank-local subset" 3 ms
-    # before rank 0's own step-6 line, spins, and Slurm cancels the job at its time limit ~58 s later
-    log = RUNS / "038" / "slurm-5.out"
-    assert top(diagnose([str(log)], matcher)) == ("slurm.time_limit_after_stall", "job_hang_no_progress", 2)
-    text = log.read_text()
-    # without rank 2's extra line nothing singles a rank out
-    quiet = "".join(line for line in text.splitlines(keepends=True) if "entering eval" not in line)
-    assert quiet != text
-    assert top_of_text(matcher, quiet, "slurm-5.out") == ("slurm.time_limit_after_stall", "job_hang_no_progress", None)
-    # a rank's extra line a whole step before the others' last step is no sign: they stepped on after it
-    lines = text.splitlines(keepends=True)
-    (extra,) = [i for i, line in enumerate(lines) if "entering eval" in line]
-    early = lines[:extra]
-    moved = lines[extra].replace("20:46:46,873", "20:46:45,100")
-    at = next(i for i, line in enumerate(early) if "20:46:45,4" in line)  # among the step-4 lines
-    variant = "".join(early[:at] + [moved] + early[at:] + lines[extra + 1 :])
-    assert top_of_text(matcher, variant, "slurm-5.out")[2] is None
+    # and so is a barrier that waited out its timeout: a peer node never finished (tests/test_review_s38.py)
+    waited = text.replace(
+        "Error waiting on exit barrier. Elapsed: 0.00", "Error waiting on exit barrier. Elapsed: 300."
+    )
+    assert waited != text
+    report = diagnose_sources(_texts(("node0.log", (run / "node0.log").read_text()), ("node1.log", waited)), matcher)
+    assert report.outcome != "healthy"
 
 
 def test_a_ray_workers_boost_thread_failure_is_the_process_limit_not_the_oom_killer(matcher):
