@@ -138,6 +138,7 @@ SETS = {
     # 61 runs: segfaults, data errors, exit barriers, frozen 025c895
     "runs_r58": ROOT / "tests" / "corpus" / "blind_r58",
     "runs_r59": ROOT / "tests" / "corpus" / "blind_r59",  # 50 runs leaning to hard ranks, frozen 9c87514
+    "runs_r60": ROOT / "tests" / "corpus" / "blind_r60",  # 58 runs: frameworks, formats, phases, frozen a002769
 }
 
 

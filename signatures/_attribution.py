@@ -133,14 +133,26 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
             lst = near.get(e.source_index, [])
             lo = bisect.bisect_left(lst, e.line - FALLBACK_WINDOW, key=lambda pair: pair[0])
             hi = bisect.bisect_right(lst, e.line + FALLBACK_WINDOW, key=lambda pair: pair[0])
-            # on its own line whatever rank each read ("disagreement between rank0 and rank6" is rank 6's line)
-            if any(s.line == e.line or (_same_rank(s, e) and sigs[s.sig_id].role == "root") for _, s in lst[lo:hi]):
+            # on its own line whatever rank each read ("disagreement between rank0 and rank6" is rank 6's line); a
+            # scheduler ending the job (a time limit, a cancel, a node lost) names no main-thread exception better (a
+            # helper thread's, which its rank may have trained past, is weighed against the stall in _stall)
+            if any(
+                s.line == e.line
+                or (
+                    _same_rank(s, e)
+                    and sigs[s.sig_id].role == "root"
+                    and (e.in_thread or sigs[s.sig_id].cls not in _JOB_ENDS)
+                )
+                for _, s in lst[lo:hi]
+            ):
                 continue
             if _said_before(e, lst):
                 continue
         out.append(e)
     return out
 
+
+_JOB_ENDS = {"slurm_time_limit", "preemption_sigterm", "node_failure"}  # the scheduler's end of a job, not its error
 
 RESTATED_CHARS = 24  # an exception message this long, printed word for word by an event above, is that event
 
@@ -308,7 +320,11 @@ def _not_a_failure(
         return "training went on after it"
     if _survived_to_the_end(e, sig, went_on):
         return "its rank trained past it and training then finished"
-    if sig.role == "root" and sig.cls not in HARDWARE and went_on.restarted_and_finished(e.source, e.rank):
+    if (
+        sig.role == "root"
+        and sig.cls not in HARDWARE
+        and (went_on.restarted_and_finished(e.source, e.rank) or _restarted_on_its_console(e, scan, sigs, went_on))
+    ):
         # torchrun restarted the workers and every worker of the last attempt finished: the job recovered (a
         # transient EIO, a flaky connection); a node's hardware fault still needs draining whatever came next
         return "torchrun restarted the workers and the last attempt finished"
@@ -318,6 +334,24 @@ def _not_a_failure(
 
 
 WARNING_HANDLED = "train.warning_signal_handled"  # a handler's words on catching sbatch --signal's warning
+
+
+def _restarted_on_its_console(e: Event, scan: ScanResult, sigs: dict[str, Signature], went_on: Survival) -> bool:
+    """A console of torchrun without --log-dir (no attempt directories to tell restarts apart): after `e` the
+    launcher recorded workers failing (torchrun --max-restarts then starts them again), and after its last such
+    record the workers logged training progress and said training finished. The restarted group recovered."""
+    if TORCHRUN_ATTEMPT.search(e.source):
+        return False
+    records = [
+        x.line
+        for x in scan.events
+        if x.source_index == e.source_index and x.line > e.line and "launcher-exit" in sigs[x.sig_id].tags
+    ]
+    if not records:
+        return False
+    last = max(records)
+    trained = any(index == e.source_index and line > last for (index, _), (line, _, _) in scan.progress.items())
+    return trained and went_on.finished_later(e.source, last)
 
 
 def _requeued_and_went_on(e: Event, went_on: Survival) -> bool:
