@@ -71,6 +71,10 @@ SETS = {
     / "blind_t32",  # issue threads (verl, TRL, ms-swift, SGLang), frozen 025c895
     "blind_t33": ROOT / "tests" / "realworld" / "blind_t33",  # issue threads (verl, SGLang, detection), frozen 9c87514
     "blind_t34": ROOT / "tests" / "realworld" / "blind_t34",  # issue threads (insightface, RepViT), frozen a002769
+    "blind_t35": ROOT
+    / "tests"
+    / "realworld"
+    / "blind_t35",  # issue threads (SGLang, Open-Sora, mmengine), frozen 418114e
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes

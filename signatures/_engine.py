@@ -103,6 +103,9 @@ ERRORLIKE = [
     ("exitcode", r"exitcode\s*:\s*-?[1-9]"),
     ("exit code", r"exit code [1-9]"),
     ("Killed", r"\bKilled\b"),
+    # DeepSpeed's launcher (deepspeed/launcher/launch.py): sigkill_handler runs only when a worker exited non-zero or
+    # the launcher got SIGINT/SIGTERM, and ends it with that code or 1: never part of a run that finished
+    ("Killing subprocess", r"sigkill_handler\] Killing subprocess \d+"),
 ]
 
 _UNPARSED = object()
