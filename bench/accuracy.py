@@ -143,6 +143,7 @@ SETS = {
     "runs_r58": ROOT / "tests" / "corpus" / "blind_r58",
     "runs_r59": ROOT / "tests" / "corpus" / "blind_r59",  # 50 runs leaning to hard ranks, frozen 9c87514
     "runs_r60": ROOT / "tests" / "corpus" / "blind_r60",  # 58 runs: frameworks, formats, phases, frozen a002769
+    "runs_r61": ROOT / "tests" / "corpus" / "blind_r61",  # 48 runs: phases, restarts, silent culprits, frozen 418114e
 }
 
 
