@@ -65,16 +65,12 @@ SETS = {
     / "blind_t29",  # multi-rank issue threads (Horovod, DeepSpeed, Ray), frozen 588df76
     "blind_t30": ROOT / "tests" / "realworld" / "blind_t30",  # issue threads (NCCL, vLLM, torchrun), frozen 13d1fc8
     "blind_t31": ROOT / "tests" / "realworld" / "blind_t31",  # issue threads (ESPnet, RETURNN, DeepEP), frozen e5c0910
-    "blind_t32": ROOT
-    / "tests"
-    / "realworld"
-    / "blind_t32",  # issue threads (verl, TRL, ms-swift, SGLang), frozen 025c895
+    # issue threads (verl, TRL, ms-swift, SGLang), frozen 025c895
+    "blind_t32": ROOT / "tests" / "realworld" / "blind_t32",
     "blind_t33": ROOT / "tests" / "realworld" / "blind_t33",  # issue threads (verl, SGLang, detection), frozen 9c87514
     "blind_t34": ROOT / "tests" / "realworld" / "blind_t34",  # issue threads (insightface, RepViT), frozen a002769
-    "blind_t35": ROOT
-    / "tests"
-    / "realworld"
-    / "blind_t35",  # issue threads (SGLang, Open-Sora, mmengine), frozen 418114e
+    # issue threads (SGLang, Open-Sora, mmengine), frozen 418114e
+    "blind_t35": ROOT / "tests" / "realworld" / "blind_t35",
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes

@@ -178,9 +178,17 @@ def _recoverable(sig: Signature) -> bool:
 class Survival:
     """Which ranks went on past which lines, worked out once per scan (asked about every event and line)."""
 
-    def __init__(self, scan: ScanResult, failed: set[int] | None = None):
+    def __init__(self, scan: ScanResult, failed: set[int] | None = None, sigs: dict[str, Signature] | None = None):
         self.index = scan.source_index
         self.failed = failed or set()  # ranks a launcher saw fail on their own: their streams do not vouch
+        # per source: the line of the launcher's last record of a worker's exit (see restarted_on_its_console)
+        self.last_exit: dict[int, int] = {}
+        for x in scan.events:
+            if sigs is not None and "launcher-exit" in sigs[x.sig_id].tags:
+                self.last_exit[x.source_index] = max(x.line, self.last_exit.get(x.source_index, 0))
+        self.last_progress: dict[int, int] = {}  # per source: its last line of training progress, any rank's
+        for (index, _), (line, _, _) in scan.progress.items():
+            self.last_progress[index] = max(line, self.last_progress.get(index, 0))
         # per source: rank -> the last line showing it went on (training progress, or a line saying it finished)
         self.after: dict[int, dict[int | None, int]] = {}
         for (index, rank), (line, _, _) in scan.progress.items():
@@ -244,6 +252,16 @@ class Survival:
         """A line of `source` after `line` said training finished (or the other stream of its torchrun worker did)."""
         index = self.index.get(source, -1)
         return self._sibling_finished(source, None) or any(done > line for done in self.done.get(index, {}).values())
+
+    def restarted_on_its_console(self, source: str, line: int) -> bool:
+        """A console of torchrun without --log-dir (no attempt directories to tell restarts apart): after `line` the
+        launcher recorded workers failing (torchrun --max-restarts then starts them again), and after its last such
+        record the workers logged training progress and said training finished. The restarted group recovered."""
+        index = self.index.get(source, -1)
+        last = self.last_exit.get(index)
+        if last is None or last <= line or TORCHRUN_ATTEMPT.search(source):
+            return False
+        return self.last_progress.get(index, 0) > last and self.finished_later(source, last)
 
     def restarted_and_finished(self, source: str, rank: int | None) -> bool:
         """A line of a torchrun attempt (or of its console) before the last attempt, every worker of which said it
@@ -323,7 +341,7 @@ def _not_a_failure(
     if (
         sig.role == "root"
         and sig.cls not in HARDWARE
-        and (went_on.restarted_and_finished(e.source, e.rank) or _restarted_on_its_console(e, scan, sigs, went_on))
+        and (went_on.restarted_and_finished(e.source, e.rank) or went_on.restarted_on_its_console(e.source, e.line))
     ):
         # torchrun restarted the workers and every worker of the last attempt finished: the job recovered (a
         # transient EIO, a flaky connection); a node's hardware fault still needs draining whatever came next
@@ -334,24 +352,6 @@ def _not_a_failure(
 
 
 WARNING_HANDLED = "train.warning_signal_handled"  # a handler's words on catching sbatch --signal's warning
-
-
-def _restarted_on_its_console(e: Event, scan: ScanResult, sigs: dict[str, Signature], went_on: Survival) -> bool:
-    """A console of torchrun without --log-dir (no attempt directories to tell restarts apart): after `e` the
-    launcher recorded workers failing (torchrun --max-restarts then starts them again), and after its last such
-    record the workers logged training progress and said training finished. The restarted group recovered."""
-    if TORCHRUN_ATTEMPT.search(e.source):
-        return False
-    records = [
-        x.line
-        for x in scan.events
-        if x.source_index == e.source_index and x.line > e.line and "launcher-exit" in sigs[x.sig_id].tags
-    ]
-    if not records:
-        return False
-    last = max(records)
-    trained = any(index == e.source_index and line > last for (index, _), (line, _, _) in scan.progress.items())
-    return trained and went_on.finished_later(e.source, last)
 
 
 def _requeued_and_went_on(e: Event, went_on: Survival) -> bool:
@@ -478,7 +478,7 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         for e in scan.events
         if e.rank is not None and "launcher-exit" in sigs[e.sig_id].tags and failed_on_its_own(e)
     }
-    went_on = Survival(scan, failed_ranks)
+    went_on = Survival(scan, failed_ranks, sigs)
     kept_events = []
     for e in events:
         why = _not_a_failure(e, sigs[e.sig_id], scan, went_on, sigs)
