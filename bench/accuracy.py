@@ -71,6 +71,8 @@ SETS = {
     "blind_t34": ROOT / "tests" / "realworld" / "blind_t34",  # issue threads (insightface, RepViT), frozen a002769
     # issue threads (SGLang, Open-Sora, mmengine), frozen 418114e
     "blind_t35": ROOT / "tests" / "realworld" / "blind_t35",
+    # NeMo, torchtitan, ColossalAI, Horovod, fairseq, mmengine, SGLang, vLLM threads, frozen 990f898
+    "blind_t36": ROOT / "tests" / "realworld" / "blind_t36",
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes

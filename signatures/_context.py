@@ -33,6 +33,7 @@ _TRACEBACK = "Traceback (most recent call last)"
 # logger.warning(..., exc_info=True) introduces a traceback it caught (C++ "W1203 ..." lines are not it), or
 # any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s"), or Python's own "Exception
 # ignored in atexit callback: <function ...>" (sys.unraisablehook prints it; the exit status is unchanged)
+_ANNOUNCES_FAILURE = re.compile(r"\b(?:ERROR|CRITICAL|FATAL)\b|(?i:exception|error|fail|crash)")
 _LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
 _RECOVERS = (
     r"\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"
@@ -108,6 +109,10 @@ class TracebackFacts:
     # the record that printed the traceback: the line right above "Traceback (most recent call last)", or above the
     # first exception of the chain it ends (see Surroundings._chain_record)
     introduced_by: str | None = None
+    # the rank a log record's prefix names on the traceback's header ("[2025-02-21 22:59:28 TP0] Scheduler hit an
+    # exception: Traceback ...") or on the record right above it, when the header and the frames below carry none of
+    # their own: a logger printed the traceback under its record, so the exception is that rank's (see traceback)
+    record_rank: int | None = None
 
     @property
     def in_thread(self) -> bool:
@@ -149,6 +154,8 @@ def prefix_spans(head: str) -> tuple[tuple[int, int] | None, tuple[int, int] | N
         found = _RANK_PATTERNS[1].search(head)
     if found is None and "Worker_" in head:
         found = _RANK_PATTERNS[11].search(head)
+    if found is None and " TP" in head:
+        found = _RANK_PATTERNS[12].match(head)
     nccl = "NCCL" in head
     if found is None and nccl:
         found = _RANK_PATTERNS[2].search(head)
@@ -471,6 +478,8 @@ class Surroundings:
                 top, header = headers[i] + 1, headers[i]
         if facts is not None and header is not None:
             facts.introduced_by = self._introducer(header, rank)
+            if rank is None:
+                facts.record_rank = self._record_rank(header, line_no)
         elif facts is not None and self._rows and line_no - 1 >= self._rows[0].number:
             facts.introduced_by = self._bare_introducer(line_no, ls, rank)
         files = sorted(n for key in keys for n in _between(self._numbers(key, 2), top, line_no))
@@ -486,6 +495,27 @@ class Surroundings:
         if nearest is not None and len(texts) < 12:
             texts.append(nearest)
         return texts
+
+    def _record_rank(self, header: int, line_no: int) -> int | None:
+        """The rank of the log record that printed the traceback whose header is row `header`, for an exception line
+        (`line_no`) with no rank: named by the header's own prefix, or by the record right above an unprefixed header,
+        when no row from the header down to the exception names a rank (the traceback's lines are that record's,
+        not another rank's stream) and the rank is a logger's, not a launcher label that prefixes every line."""
+        rows = [self._row(n) for n in range(header + 1, line_no) if n <= self._rows[-1].number]
+        if any(r.rank is not None for r in rows):
+            return None
+        head = self._row(header)
+        if head.rank is not None:
+            return None if _LAUNCHER_PREFIX.match(head.text) else head.rank
+        first = self._rows[0].number
+        if header - 1 < first:
+            return None
+        above = self._row(header - 1)
+        if above.rank is None or _LAUNCHER_PREFIX.match(above.text) or not introduces(above.text, head.text):
+            return None
+        # a record that announces a failure ("ERROR ... step failed:"), not another rank's routine line that an
+        # unprefixed traceback of some other process happened to follow
+        return above.rank if _ANNOUNCES_FAILURE.search(above.text) else None
 
     def _introducer(self, header: int, rank: int | None) -> str | None:
         """The line right above a traceback's header when it can be the record that printed it. A chained

@@ -591,6 +591,9 @@ class _Scan(BulkCounting, RuleKinds):
             facts = TracebackFacts()
             event.context = st.context.traceback(line_no, ls, rank, facts)
             event.frames, event.handled, event.in_thread = facts.frames, facts.handled, facts.in_thread
+            if event.rank is None and facts.record_rank is not None:  # the record that printed it names the rank
+                event.rank = facts.record_rank
+                self.ranks.add(event.rank)
             if facts.in_thread and facts.introduced_by is not None:  # the thread's name says what it did
                 event.values.setdefault("thread", thread_name(facts.introduced_by))
             event.after = st.context.continuation(le, rank)

@@ -45,10 +45,14 @@ _RANK_PATTERNS = [
     # a vLLM worker named for the one dimension of its parallel layout larger than 1 (the name leaves out the others,
     # and DCP and EP subdivide TP and DP): "(Worker_PP3 pid=200085)" is rank 3, "(Worker_TP1_EP1 pid=9)" rank 1
     re.compile(r"\((?:Diffusion)?Worker_(?:DP|PP|PCP|SP|CFG|TP)(?P<rank>\d{1,5})(?:_(?:DCP|EP)\d{1,5})* pid=\d"),
+    # an SGLang scheduler's record, named for its tensor-parallel rank: "[2025-02-21 22:59:28 TP0] Scheduler hit an
+    # exception", "[... DP6 TP6] ..." (with DP attention the TP rank is still the global one); with pipeline stages
+    # ("PP1 TP0") the TP rank is only a rank within a stage, so those are not read
+    re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?(?: DP\d{1,4})? TP(?P<rank>\d{1,5})(?: EP\d{1,5})?\]"),
 ]
 # the order parse_prefix (and _context.prefix_spans) tries them in: a vLLM worker's name at the line's start is the
 # line's own, before a rank its message mentions ("(Worker_TP3 pid=9) ... rank 0 ...")
-_RANK_ORDER = [_RANK_PATTERNS[i] for i in (0, 1, 11, 2, 3, 4, 5, 6, 7, 8, 9, 10)]
+_RANK_ORDER = [_RANK_PATTERNS[i] for i in (0, 1, 11, 12, 2, 3, 4, 5, 6, 7, 8, 9, 10)]
 # the same tag as a label to read past, for the patterns that strip a line's labels
 MPI_TAG = r"\[(?:\d{1,6},)?\d{1,6}\]<std(?:out|err|diag)>:"
 # torchrun's labels anywhere in a line: a rank's line glued to another's unfinished one (a progress bar written with

@@ -143,6 +143,41 @@ def differ_at_seq(
     return None
 
 
+def alone_in_its_work(events: list[Event], groups: dict[tuple[int, str], str]) -> tuple[int, Reason] | None:
+    """Every rank's watchdog timed out, all but one in the same work (one SeqNum, one OpType) and that one in work of
+    another number: it had gone ahead into calls the others never reached, or stayed behind in one they had finished.
+    Either way its program left the sequence the rest kept to (a NeMo job's rank 0 in _ALLGATHER_BASE 532341 while
+    ranks 1 and 2 waited in BROADCAST 532339). Three or more ranks, so that a majority exists; the ranks' lines must
+    not name different process groups (each numbers its own calls). (rank, reason), or None."""
+    work: dict[int, Event] = {}
+    for e in events:
+        seq, op = e.values.get("seq_num", ""), e.values.get("op_type", "")
+        if e.rank is not None and seq.isdigit() and op and e.rank not in work:
+            work[e.rank] = e
+    if len(work) < 3:
+        return None
+    named = {groups[(r, e.values["seq_num"])] for r, e in work.items() if (r, e.values["seq_num"]) in groups}
+    if len(named) > 1:
+        return None
+    sides: dict[tuple[str, str], list[int]] = {}
+    for r, e in sorted(work.items()):
+        sides.setdefault((e.values["seq_num"], e.values["op_type"]), []).append(r)
+    if len(sides) != 2:
+        return None
+    (lone_key, lone), (common_key, rest) = sorted(sides.items(), key=lambda kv: len(kv[1]))
+    if len(lone) != 1 or len(rest) < 2 or lone_key[0] == common_key[0]:
+        return None  # the same number is one call: differ_at_seq's case
+    rank, e = lone[0], work[lone[0]]
+    went = "had gone ahead to" if int(lone_key[0]) > int(common_key[0]) else "had stayed behind in"
+    return rank, Reason(
+        f"rank {rank} timed out in {lone_key[1]} (collective {lone_key[0]}) while ranks {rank_list(rest)} timed out "
+        f"in {common_key[1]} (collective {common_key[0]}): rank {rank} {went} a call the others were not in, so its "
+        "program left the sequence the rest kept to",
+        e.source,
+        e.line,
+    )
+
+
 def went_its_own_way(view: JobView, events: list[Event]) -> tuple[int, str, Reason] | None:
     """Every rank failed alike (a timeout), yet one went its own way first: waiting in another collective than
     the rest, or having said it finished training before its timeout. (rank, rule, reason), or None."""

@@ -74,6 +74,10 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   without sending is named). Found from the tracebacks of timeouts or lost
   peers, the finding becomes `c10d.ranks_in_different_collectives` (class collective_mismatch): the ranks called
   different collectives, and the timeouts are its knock-on (_as_divergence).
+- `odd_work_out`: every rank timed out, and the watchdogs' WorkNCCL lines put all but one in the same work (one
+  SeqNum and OpType) and that one in work of another number, ahead (it issued calls the others never reached) or
+  behind (medium; _mismatch.alone_in_its_work). Unlike one call that differs in op (`differ_at_seq`), numbers apart
+  do not show which collective each rank called at one call, so the class stays the timeout's.
 - `odd_value_out`: a mismatch report names no rank, but the ranks' last lines do: one rank printed a different
   number where every other rank printed the same one in the same line (_oddity.odd_value) (medium); for a lost
   peer, or a timeout every rank reported alike, with nothing else to tell which, that rank ("running eval: 5
@@ -138,7 +142,7 @@ from dataclasses import dataclass
 
 from ._events import Event
 from ._lines import EXCEPTION_LINE, MPI_TAG
-from ._mismatch import differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
+from ._mismatch import alone_in_its_work, differ_at_seq, in_another_collective, odd_one_out, went_its_own_way
 from ._oddity import Oddities
 from ._order import BURST_LINES, SIGN_SLACK, _close, _not_after, _plainly_before
 from ._ranks import (
@@ -703,6 +707,9 @@ def _knock_on(c: Case) -> Attribution | None:
     elsewhere = in_another_collective([*c.same_sig, *(e for s in view.ranks.values() for e in s.collateral)])
     if elsewhere is not None:
         return _because(elsewhere[0], "collective_odd_one_out", "medium", elsewhere[1])
+    ahead = alone_in_its_work(c.same_sig, view.groups) if c.every_rank else None
+    if ahead is not None:  # the watchdogs' own work: all but one at one call, that one at another number
+        return _because(ahead[0], "odd_work_out", "medium", ahead[1])
     stack = c.oddities.stack
     if stack is not None:
         return _because(stack.rank, "odd_stack_out", "medium", Reason(stack.text, stack.source, stack.line))
