@@ -93,3 +93,19 @@ def test_cuda_error_802_is_the_nodes_driver_stack_not_nccl(matcher):
     # NCCL's unhandled cuda error with another CUDA failure under it stays NCCL's
     other = log.read_text().replace("Cuda failure 802 'system not yet initialized'", "Cuda failure 'out of memory'")
     assert top_of_text(matcher, other)[0] != "cuda.system_not_ready"
+
+
+def test_one_step_with_the_loss_and_every_term_nan_is_a_failure_unless_training_went_on(matcher):
+    # 017 (and blind_t35 015): a single mmengine line, "loss: nan  loss_rpn_cls: nan  loss_rpn_bbox: nan ..."; the
+    # repeated-NaN rule forgives one line, but the forward pass producing NaN in every term is the failure shown
+    (log,) = LOGS.glob("017_*.log")
+    assert top(diagnose([str(log)], matcher))[:2] == ("train.loss_terms_all_nonfinite", "nan_inf_loss")
+    # the same line followed by finite steps: a bad batch the run got past (mmdetection#5911's shape)
+    line = log.read_text().strip()
+    later = [line.replace("[ 500/2931]", f"[ {n}/2931]").replace("nan", "0.4127") for n in (550, 600)]
+    assert top_of_text(matcher, "\n".join([line, *later]) + "\n")[0] == "healthy"
+    # two terms non-finite is not "every term"
+    two = line.replace(
+        "loss_rpn_cls: nan  loss_rpn_bbox: nan  loss_cls: nan", "loss_rpn_cls: 0.2  loss_rpn_bbox: 0.1  loss_cls: 0.3"
+    )
+    assert top_of_text(matcher, two + "\n")[0] != "train.loss_terms_all_nonfinite"
