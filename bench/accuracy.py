@@ -73,6 +73,8 @@ SETS = {
     "blind_t35": ROOT / "tests" / "realworld" / "blind_t35",
     # NeMo, torchtitan, ColossalAI, Horovod, fairseq, mmengine, SGLang, vLLM threads, frozen 990f898
     "blind_t36": ROOT / "tests" / "realworld" / "blind_t36",
+    # fabric, hardware, checkpoint, FSDP and DeepSpeed threads, frozen b5a6417
+    "blind_t37": ROOT / "tests" / "realworld" / "blind_t37",
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
@@ -142,6 +144,8 @@ SETS = {
     "runs_r59": ROOT / "tests" / "corpus" / "blind_r59",  # 50 runs leaning to hard ranks, frozen 9c87514
     "runs_r60": ROOT / "tests" / "corpus" / "blind_r60",  # 58 runs: frameworks, formats, phases, frozen a002769
     "runs_r61": ROOT / "tests" / "corpus" / "blind_r61",  # 48 runs: phases, restarts, silent culprits, frozen 418114e
+    "runs_r62": ROOT / "tests" / "corpus" / "blind_r62",  # 52 runs: silent culprits, Slurm and torchrun, frozen b5a6417
+    "runs_r63": ROOT / "tests" / "corpus" / "blind_r63",  # 64 runs: breadth of classes and frameworks, frozen b5a6417
 }
 
 

@@ -141,6 +141,7 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
                 or (
                     _same_rank(s, e)
                     and sigs[s.sig_id].role == "root"
+                    and s.kind != "absence"  # a save that never completed: the exception is why, not its name
                     and (e.in_thread or sigs[s.sig_id].cls not in _JOB_ENDS)
                 )
                 for _, s in lst[lo:hi]
@@ -513,6 +514,10 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         if e.kind != "absence" or not any(r.source_index == e.source_index and r.line > e.line for r in explicit)
     ]
     collateral = [e for e in events if sigs[e.sig_id].role == "collateral"]
+    later = _restart_failed_after_knock_on(roots, collateral, launcher, sigs)
+    if later:  # the first attempt ended on knock-on alone; the restart then failed its own way: the first started it
+        launcher += later
+        roots = [e for e in roots if all(e is not x for x in later)]
     view = build_view(scan, sigs)
     oddities = Oddities(scan)  # worked out once, when a rule first asks
     held = _unfinished_on_a_silent_rank(scan, view)
@@ -662,6 +667,39 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
         findings[0] = _as_sizes_differ(findings[0], sigs, key, scan.counts)
         findings[0] = _stopped_inside(findings[0], scan, sigs, key)
     return findings, scan
+
+
+# how a restarted group fails to form again: peers' stale addresses, the rendezvous, a connection refused
+_RESTART_FAILURES = {"rendezvous_failure", "nccl_system_error", "nccl_remote_peer_exited"}
+
+
+def _restart_failed_after_knock_on(
+    roots: list[Event], collateral: list[Event], launcher: list[Event], sigs: dict[str, Signature]
+) -> list[Event]:
+    """A console of torchrun with --max-restarts (no --log-dir to tell the attempts apart): the first attempt ended
+    with knock-on only (a rank's collective timeout; the rank it waited for printed nothing), the agent recorded the
+    worker's exit and restarted the group, and the restart failed to form again (connecting to a peer whose address
+    was stale, a rendezvous: _RESTART_FAILURES). The restart is the first attempt's consequence: returns those later roots, to stand
+    aside so that the first attempt's knock-on is read (which rank was silent), else []."""
+    if not roots:
+        return []
+    later = []
+    for r in roots:
+        exits = [
+            w.line
+            for w in launcher
+            if w.source_index == r.source_index and "launcher-exit" in sigs[w.sig_id].tags and w.line < r.line
+        ]
+        if not exits:
+            return []  # a failure of its own in the first attempt (or in another source): it stands
+        first_exit = min(exits)
+        if sigs[r.sig_id].cls not in _RESTART_FAILURES or not any(
+            c.source_index == r.source_index and c.line < first_exit and sigs[c.sig_id].cls == "nccl_timeout"
+            for c in collateral
+        ):
+            return []  # a lost peer ended the first attempt (the peer died of something), or the restart's own error
+        later.append(r)
+    return later
 
 
 DIVERGED = "c10d.ranks_in_different_collectives"  # made of timeouts whose tracebacks sit in different collectives

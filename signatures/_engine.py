@@ -541,7 +541,7 @@ class _Scan(BulkCounting, RuleKinds):
             return self._event(st, rt, cp, found, text, target, ls, le, line_no, who, rank)
 
         if sig.count is not None:
-            self._count(st, sig, sig.count, rank, text, event)
+            self._count(st, sig, sig.count, rank, text, event, ls)
         elif cp.kind == "start":
             if sig.id not in st.pending:  # a save still pending keeps its first line as evidence
                 st.pending[sig.id] = e = event()

@@ -5,11 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 import hyperscan
 
 from . import _trend
+from ._context import rank_and_host
 from ._events import Event
 from ._limits import PRECURSORS_KEPT, TEXT_CHARS
 from ._lines import PREFIX_CHARS, parse_clock, parse_prefix, strip_ansi
@@ -24,6 +26,12 @@ _LINE_PREFIX = re.compile(
     r"^\s*(?:\d{1,6}: )?(?:\[(?:rank|default)\d{1,6}\]:?\s*)?"
     r"(?:\[?\d{4}-\d\d-\d\d[ T][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s*|[IWEF]\d{4} [\d:.]+\s+\d+ \S+\]\s*)?"
 )
+
+
+@lru_cache(maxsize=64)
+def _skip_regex(source: str) -> re.Pattern[str]:
+    """A count rule's `skipped_after`, compiled once."""
+    return re.compile(source)
 
 
 _IT_STEP = re.compile(r"(?i)\b(?:it|iters?)\s*[:=#]?\s*(\d{1,9})\b")
@@ -62,10 +70,20 @@ class RuleKinds:
         def _add(self, event: Event, st: _SourceState) -> None: ...
 
     def _count(
-        self, st: _SourceState, sig: Signature, rule: Count, rank: int | None, text: str, event: Callable[[], Event]
+        self,
+        st: _SourceState,
+        sig: Signature,
+        rule: Count,
+        rank: int | None,
+        text: str,
+        event: Callable[[], Event],
+        ls: int,
     ) -> None:
         """A count rule (sig's): the event is built when the threshold is reached; later matches update its count.
-        The first match of each rank is kept aside too (see ScanResult.precursors)."""
+        The first match of each rank is kept aside too (see ScanResult.precursors). A match right under a line that
+        says the step was skipped (the rule's `skipped_after`, same rank or none) is not counted at all."""
+        if rule.skipped_after is not None and self._skipped(st, rule, rank, ls):
+            return
         if (sig.id, rank) not in self.precursors and len(self.precursors) < PRECURSORS_KEPT:
             first = self.precursors[(sig.id, rank)] = event()
             self.seq += 1  # in the order of discovery, as kept events are (a line's \r-segments in order)
@@ -89,6 +107,16 @@ class RuleKinds:
             for kept in self.events.get((sig.id, rank), []):
                 if kept.source_index == st.index and kept.kind == "count":
                     kept.values["count"] = str(n)
+
+    def _skipped(self, st: _SourceState, rule: Count, rank: int | None, ls: int) -> bool:
+        assert rule.skipped_after is not None
+        said = _skip_regex(rule.skipped_after)
+        for line in st.context.lines_just_above(ls, rule.skipped_lines):
+            if said.search(line):
+                other = rank_and_host(line)[0]
+                if other is None or rank is None or other == rank:
+                    return True
+        return False
 
     def _scan_trend(self, st: _SourceState, data: bytearray, n_bytes: int, line_base: int, marks: list[int]) -> None:
         """Sample the block's trend lines (see _trend) into per-rank, per-name series."""

@@ -108,6 +108,11 @@ class Count(_Strict):
     # count each rank's lines on their own (a merged log where every rank prints the same metric line counts each
     # rank's once, not the step once per rank); the first rank to reach the threshold is the event's
     per_rank: bool = False
+    # a match is not counted when one of the `skipped_lines` lines above it, of its rank or of none, matches this
+    # regex: a non-finite loss on a step the loss scaler announced it skipped ("Gradient overflow. Skipping step") is
+    # that overflow, handled, not a diverged run
+    skipped_after: str | None = None
+    skipped_lines: int = Field(3, ge=1, le=10)
 
 
 class Trend(_Strict):

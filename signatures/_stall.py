@@ -115,11 +115,20 @@ def stalled_until_limit(
 def stopped_before(scan: ScanResult, struck: float) -> tuple[float, float, float, int | None] | None:
     """(idle seconds, pace, time of the last progress, its step) when the ranks' timed progress stopped
     STALL_PACES of their usual intervals (and STALL_SECONDS) before `struck`, else None."""
-    paces = [
-        (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
-        for key, (first, seen) in scan.pace.items()
-        if key[1] is not None and seen >= 2 and key in scan.progress and scan.progress[key][2] is not None
-    ]
+
+    def paces_of(ranked: bool) -> list[float]:
+        return [
+            (scan.progress[key][2] - first) / (seen - 1)  # type: ignore[operator]
+            for key, (first, seen) in scan.pace.items()
+            if (key[1] is not None or not ranked)
+            and seen >= 2
+            and key in scan.progress
+            and scan.progress[key][2] is not None
+        ]
+
+    # the ranks' own paces; else a source's whose lines name no rank (one rank's file from `srun -o %x-%j-%t.out`,
+    # its rank in a name no pattern reads)
+    paces = paces_of(ranked=True) or paces_of(ranked=False)
     paces = [p for p in paces if p >= 0]  # a clock that went backwards gives no pace
     progress = [(t, step) for (line, step, t) in scan.progress.values() if t is not None]
     if not paces or not progress:
@@ -165,9 +174,25 @@ def failed_before_limit(
     found = _the_limit(roots, sigs, scan)
     if found is None or found[2] != STALLED:  # a stop from outside is teardown only by _teardown's own rules
         return False
-    struck = found[1]
+    limit, struck = found[0], found[1]
     ranks = {e.rank for e in collateral if e.rank is not None and (e.time is None or e.time < struck)}
-    return len(ranks) >= 2 and stopped_before(scan, struck) is not None
+    return len(ranks) >= 2 and (stopped_before(scan, struck) is not None or _gone_before(ranks, limit, scan, sigs))
+
+
+def _gone_before(ranks: set[int], limit: Event, scan: ScanResult, sigs: dict[str, Signature]) -> bool:
+    """Every rank that reported the knock-on had already exited: the launcher recorded each one's end (srun's "task
+    0: Exited with exit code 1") above the limit's line in the limit's own stream, where lines come in the order they
+    happened. The limit found only what was left (a rank still blocked) and ended that: with no clock in the log,
+    the order alone shows the job had failed before the limit."""
+    ended = {
+        w.rank
+        for w in scan.events
+        if "launcher-exit" in sigs[w.sig_id].tags
+        and w.rank is not None
+        and w.source_index == limit.source_index
+        and w.line < limit.line
+    }
+    return ranks <= ended
 
 
 def ended_after_a_failure(roots: list[Event], scan: ScanResult, sigs: dict[str, Signature]) -> list[Event]:
