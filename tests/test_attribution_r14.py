@@ -15,7 +15,7 @@ def test_a_rank_killed_by_sigfpe_is_named_with_its_cause(matcher):
     # rank 2's native helper divides by a count that is zero on its shard: torchrun's table says -8 (SIGFPE)
     # for rank 2 and -15 for the three it then stopped
     d = top([RUNS / "001_sigfpe_native_div"], matcher)
-    assert (d.signature, d.class_, d.initiating_rank) == ("process.sigfpe", "python_exception_other", 2)
+    assert (d.signature, d.class_, d.initiating_rank) == ("process.sigfpe", "native_crash", 2)
 
 
 def test_sigfpe_counts_as_a_fatal_exit_in_the_rank_view(matcher):

@@ -101,7 +101,7 @@ def test_deepspeeds_launcher_record_names_the_exit_but_not_the_rank(matcher):
 [2023-07-10 04:26:05,876] [INFO] [launch.py:318:sigkill_handler] Killing subprocess 94985
 [2023-07-10 04:26:35,999] [ERROR] [launch.py:324:sigkill_handler] ['/venv/bin/python3.10', '-u', 'trainCLM.py', \
 '--local_rank=1', '--deepspeed', 'ds_config.json'] exits with return code = {code}""".replace("\\\n", "")
-    for code, cls in (("-9", "host_oom_killed"), ("-11", "python_exception_other"), ("-7", "dataloader_worker_killed")):
+    for code, cls in (("-9", "host_oom_killed"), ("-11", "native_crash"), ("-7", "dataloader_worker_killed")):
         report = run(matcher, ("console.log", log.format(code=code)))
         assert report.top is not None, code
         assert (report.top.class_, report.top.initiating_rank) == (cls, None), code

@@ -56,7 +56,7 @@ def test_a_logged_non_finite_loss_that_stops_a_rank_is_the_cause_of_the_others_t
 
 def test_srun_naming_the_task_that_segfaulted_gives_its_rank(matcher):
     # 018: srun -o out_%t.log, --kill-on-bad-exit; "srun: error: vm: task 2: Segmentation fault" is rank 2
-    assert _top(diagnose(_inputs("018"), matcher)) == ("process.segfault", "python_exception_other", 2)
+    assert _top(diagnose(_inputs("018"), matcher)) == ("process.segfault", "native_crash", 2)
 
 
 def test_an_exception_about_a_bad_sample_or_a_named_shard_is_a_data_error(matcher):
@@ -80,7 +80,7 @@ def test_srun_naming_one_task_gives_its_rank_and_a_range_names_none(matcher):
     one = head + "srun: error: node7: task 3: Segmentation fault (core dumped)\n"
     assert _top(diagnose_sources([source_from_bytes("x.log", one.encode())], matcher)) == (
         "process.segfault",
-        "python_exception_other",
+        "native_crash",
         3,
     )
     every = head + "srun: error: node7: tasks 0-3: Segmentation fault (core dumped)\n"

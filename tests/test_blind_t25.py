@@ -20,7 +20,7 @@ def _log(prefix: str) -> str:
 def test_torchruns_agent_line_alone_names_a_segfault(matcher):
     # 008: "failed (exitcode: -11) local_rank: 1 (pid: 5528)" after the survivors were SIGTERMed then SIGKILLed; no
     # failure table with the signal's name: it was answered as no failure at all
-    assert top(diagnose([_log("008")], matcher)) == ("process.segfault", "python_exception_other", 1)
+    assert top(diagnose([_log("008")], matcher)) == ("process.segfault", "native_crash", 1)
     # a worker stopped by the agent's SIGTERM is no segfault
     line = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -15) local_rank: 1 (pid: 5528)\n"
     assert top_of_text(matcher, line)[0] != "process.segfault"
@@ -33,7 +33,7 @@ def test_mpiruns_report_with_its_pid_blanked_out_names_the_killed_rank(matcher):
     said = "mpirun noticed that process rank {r} with PID 4242 on node gpu2 exited on signal {s} ({w}).\n"
     assert top_of_text(matcher, said.format(r=2, s=11, w="Segmentation fault")) == (
         "process.segfault",
-        "python_exception_other",
+        "native_crash",
         2,
     )
     assert top_of_text(matcher, said.format(r=3, s=6, w="Aborted"))[::2] == ("launcher.exit_sigabrt", 3)
