@@ -770,6 +770,9 @@ def _named(c: Case) -> Attribution | None:
     sign = _sign_elsewhere(c.precursors, sig, event, c.sigs)
     if sign is not None:
         return _signed(sign, f"while rank {event.rank}, which stopped the job, showed none of its own", c.first)
+    gone = _exited_before_knock_on(c) if sig.role == "collateral" else None
+    if gone is not None:  # the launcher saw another rank end on its own before this rank reported the knock-on
+        return gone
     expected = c.view.expected
     if sig.role == "collateral" and set(c.view.ranks) == {event.rank} and (len(expected) > 1 or event.rank):
         # the log is one rank's alone, and its knock-on (a timeout, a lost peer) says it waited on another that the
@@ -780,6 +783,36 @@ def _named(c: Case) -> Attribution | None:
         )
         return _because(None, "peer_unknown", "low", Reason(why, event.source, event.line))
     return _because(event.rank, "explicit_root", "high" if sig.role == "root" else "medium", c.first)
+
+
+KNOCK_ON_LEAD = 5.0  # seconds a launcher's record of another rank's exit must precede a knock-on to have caused it
+
+
+def _exited_before_knock_on(c: Case) -> Attribution | None:
+    """A knock-on (a collective timeout, a lost peer) on the rank its line names, and a launcher's record of exactly
+    one other rank ending on its own clearly before it (by the clock, KNOCK_ON_LEAD s or more; untimed, above it in
+    the same source): that rank left, and this one waited for it (torchrun's table: "rank: 4 ... exitcode: 1" at
+    11:37:36, then rank 0's watchdog at 11:47:24, its 600 s timeout later) (medium, `launcher_exit`)."""
+    event = c.event
+    before = []
+    for w in _failed_on_their_own(c):
+        if w.rank == event.rank:
+            continue
+        if w.eff_time is not None and event.eff_time is not None:
+            if w.eff_time <= event.eff_time - KNOCK_ON_LEAD:
+                before.append(w)
+        elif w.source_index == event.source_index and w.line < event.line:
+            before.append(w)
+    if any(_TABLE_ROW.search(w.text) for w in before):  # srun's "task N" under torchrun is an agent, not a rank
+        before = [w for w in before if not w.text.lstrip().startswith("srun: ")]
+    if len({w.rank for w in before}) != 1:
+        return None
+    w = before[0]
+    why = (
+        f"the launcher saw rank {w.rank} end on its own (exit {exit_code(w)}) before rank {event.rank} reported "
+        f"the knock-on: rank {event.rank} waited for it"
+    )
+    return _because(w.rank, "launcher_exit", "medium", Reason(why, w.source, w.line), c.first)
 
 
 def _named_nearby(c: Case) -> Attribution | None:
