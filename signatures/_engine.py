@@ -198,6 +198,7 @@ class _Scan(BulkCounting, RuleKinds):
         self.hits: dict[_Lazy, dict[bytes, bool]] = {}  # see _hit
         self.remembered = 0
         self.precursors: dict[tuple[str, int | None], Event] = {}  # see RuleKinds._count
+        self.skipped_seen: dict[tuple[int, str, int | None], int] = {}  # see RuleKinds._count (skipped_after)
         self.ends = EndFacts()  # what each source's end says
         self.cut_tracebacks: list[ErrorLine] = []  # tracebacks a source ends inside (see _ends.cut_traceback)
         self.unfinished: list[Event] = []  # see _finish_source

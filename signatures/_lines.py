@@ -46,9 +46,10 @@ _RANK_PATTERNS = [
     # and DCP and EP subdivide TP and DP): "(Worker_PP3 pid=200085)" is rank 3, "(Worker_TP1_EP1 pid=9)" rank 1
     re.compile(r"\((?:Diffusion)?Worker_(?:DP|PP|PCP|SP|CFG|TP)(?P<rank>\d{1,5})(?:_(?:DCP|EP)\d{1,5})* pid=\d"),
     # an SGLang scheduler's record, named for its tensor-parallel rank: "[2025-02-21 22:59:28 TP0] Scheduler hit an
-    # exception", "[... DP6 TP6] ..." (with DP attention the TP rank is still the global one); with pipeline stages
-    # ("PP1 TP0") the TP rank is only a rank within a stage, so those are not read
-    re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?(?: DP\d{1,4})? TP(?P<rank>\d{1,5})(?: EP\d{1,5})?\]"),
+    # exception". With data parallelism ("DP1 TP0": replica 1's TP rank 0) TP ranks repeat across replicas, and with
+    # pipeline stages ("PP1 TP0") across stages, so only a bare TP rank is read (with DP attention "DP6 TP6" is global
+    # rank 6, but telling that apart needs the DP and TP numbers compared, which a digit-blind prefix cannot do)
+    re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? TP(?P<rank>\d{1,5})(?: EP\d{1,5})?\]"),
 ]
 # the order parse_prefix (and _context.prefix_spans) tries them in: a vLLM worker's name at the line's start is the
 # line's own, before a rank its message mentions ("(Worker_TP3 pid=9) ... rank 0 ...")

@@ -62,6 +62,7 @@ class RuleKinds:
     events: dict[tuple[str, int | None], list[Event]]
     completed: dict[str, int]
     precursors: dict[tuple[str, int | None], Event]
+    skipped_seen: dict[tuple[int, str, int | None], int]
     seq: int
     tracks: dict[tuple[int, int | None], Track]  # see _trend_line
 
@@ -81,9 +82,15 @@ class RuleKinds:
     ) -> None:
         """A count rule (sig's): the event is built when the threshold is reached; later matches update its count.
         The first match of each rank is kept aside too (see ScanResult.precursors). A match right under a line that
-        says the step was skipped (the rule's `skipped_after`, same rank or none) is not counted at all."""
+        says the step was skipped (the rule's `skipped_after`, same rank or none) is not counted, up to the rule's
+        `skipped_max` such matches per rank and source."""
         if rule.skipped_after is not None and self._skipped(st, rule, rank, ls):
-            return
+            # the first skipped_max such steps are the scaler at work; past them the overflow never stopped (torch.amp's
+            # GradScaler has no floor to raise at): count them
+            skip_key = (st.index, sig.id, rank)
+            self.skipped_seen[skip_key] = self.skipped_seen.get(skip_key, 0) + 1
+            if self.skipped_seen[skip_key] <= rule.skipped_max:
+                return
         if (sig.id, rank) not in self.precursors and len(self.precursors) < PRECURSORS_KEPT:
             first = self.precursors[(sig.id, rank)] = event()
             self.seq += 1  # in the order of discovery, as kept events are (a line's \r-segments in order)
