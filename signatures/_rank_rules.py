@@ -26,7 +26,9 @@ answer with the same rule id (a rank recovered from the store's traceback or fro
   node's console without one, through the ranks that console's workers name (_ranks.global_ranks); the
   tracebacks inside that table are the rank of their entry (_ranks.table_ranks). Failing those, the first
   error line after it in the same source that names a rank, when that line starts a Python traceback or is an
-  exception (a CUDA kernel's assertion printed without a prefix, then `[rank0]: Traceback ...`) (low).
+  exception (a CUDA kernel's assertion printed without a prefix, then `[rank0]: Traceback ...`) (low); or the
+  launcher's record of exactly one rank ending on its own within 3 lines under the line, as srun prints a task's end
+  when its output stops (low, _exit_right_below).
 - `explicit_root`: the initiating event names its rank (high; a kernel OOM kill names a pid, and the launcher's
   record of the worker with that pid names the rank, _ranks.killed_pids); or a gathered exception every rank printed
   (torch.distributed.checkpoint's "CheckpointException ranks:dict_keys([2])") lists one rank alone (high).
@@ -836,6 +838,34 @@ def _failed_on_their_own(c: Case) -> list[Event]:
     return [w for w in c.launcher if w.rank is not None and failed_on_its_own(w) and w.rank not in knock_on]
 
 
+EXIT_BELOW_LINES = 3  # srun records a task's end right under the last lines the task wrote
+
+
+def _exit_right_below(c: Case) -> Attribution | None:
+    """The line names no rank, and right under it (within EXIT_BELOW_LINES lines of the same source) the launcher
+    recorded exactly one rank ending on its own: srun prints "task 1: Exited with exit code 1" as the task's output
+    ends, so the unprefixed traceback just above is that task's (others ending later do not count) (low)."""
+    event = c.event
+    if event.rank is not None:
+        return None
+    below = [
+        w
+        for w in c.launcher
+        if w.rank is not None
+        and w.source_index == event.source_index
+        and 0 < w.line - event.line <= EXIT_BELOW_LINES
+        and failed_on_its_own(w)
+    ]
+    if len({w.rank for w in below}) != 1:
+        return None
+    w = below[0]
+    why = (
+        f"the line names no rank; the launcher recorded rank {w.rank}'s exit ({exit_code(w)}) right under it, as its "
+        "output ended"
+    )
+    return _because(w.rank, "recovered_rank", "low", c.first, Reason(why, w.source, w.line))
+
+
 def _launcher_saw_one(c: Case) -> Attribution | None:
     failed = _failed_on_their_own(c)
     if len({w.rank for w in failed}) != 1:
@@ -936,6 +966,7 @@ RULES = (
     _knock_on,  # a timeout or other knock-on started it: the silent, the behind, the odd one
     _named,  # the line names its rank
     _named_nearby,  # the same failure's other lines name one rank
+    _exit_right_below,  # the launcher recorded one rank's exit right under the line
     _launcher_saw_one,  # the launcher saw one rank fail on its own
     _launcher_saw_first,  # ... or one fail well before the others
     _quiet_one,  # every other rank reported only the knock-on
