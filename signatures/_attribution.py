@@ -143,6 +143,8 @@ def _drop_fallbacks(events: list[Event], sigs: dict[str, Signature]) -> list[Eve
                     and sigs[s.sig_id].role == "root"
                     and s.kind != "absence"  # a save that never completed: the exception is why, not its name
                     and (e.in_thread or sigs[s.sig_id].cls not in _JOB_ENDS)
+                    # a group that could not form again below it (torchrun's restart) is its consequence, not its name
+                    and not (sigs[s.sig_id].cls == "rendezvous_failure" and s.line > e.line)
                 )
                 for _, s in lst[lo:hi]
             ):
@@ -623,7 +625,9 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
     remaining = roots
     while remaining and len(findings) <= MAX_EXTRA_DIAGNOSES:
         first = remaining[0]
-        burst = [e for e in remaining if _close(e, first)]
+        # a group that could not form again after a rank's own failure (an elastic restart) names no rank and so sits
+        # in every rank's burst: it is that failure's consequence, not a rival to it
+        burst = [e for e in remaining if _close(e, first) and not _regrouping_after(e, first, sigs)]
         order = {id(e): i for i, e in enumerate(remaining)}
         # highest priority wins; among equals, the earliest
         winner = max(burst, key=lambda e: (sigs[e.sig_id].priority, -order[id(e)]))
@@ -671,6 +675,18 @@ def attribute(scan: ScanResult, library: Library) -> tuple[list[Finding], ScanRe
 
 # how a restarted group fails to form again: peers' stale addresses, the rendezvous, a connection refused
 _RESTART_FAILURES = {"rendezvous_failure", "nccl_system_error", "nccl_remote_peer_exited"}
+
+
+def _regrouping_after(e: Event, first: Event, sigs: dict[str, Signature]) -> bool:
+    """`e` is a rendezvous failure naming no rank that came after `first`, a rank's own failure."""
+    return (
+        e is not first
+        and e.rank is None
+        and first.rank is not None
+        and sigs[e.sig_id].cls == "rendezvous_failure"
+        and sigs[first.sig_id].cls != "rendezvous_failure"
+        and _before(first, e)
+    )
 
 
 def _restart_failed_after_knock_on(
