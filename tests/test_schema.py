@@ -62,7 +62,7 @@ def test_duplicate_ids_and_unknown_related(tmp_path):
 
 def test_taxonomy_has_the_issue_classes():
     tax = load_taxonomy()
-    assert len(tax) == 41
+    assert len(tax) == 42
     for key in [
         "cuda_oom",
         "host_oom_killed",
@@ -71,6 +71,7 @@ def test_taxonomy_has_the_issue_classes():
         "checkpoint_write_timeout",
         "gpu_xid_hardware",
         "python_exception_other",
+        "native_crash",
         "healthy",
     ]:
         assert key in tax
