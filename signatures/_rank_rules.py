@@ -856,6 +856,8 @@ def _exit_right_below(c: Case) -> Attribution | None:
         and 0 < w.line - event.line <= EXIT_BELOW_LINES
         and failed_on_its_own(w)
     ]
+    if any(_TABLE_ROW.search(w.text) or "local_rank:" in w.text for w in c.launcher):
+        below = [w for w in below if not w.text.lstrip().startswith("srun: ")]  # srun's tasks are torchrun agents
     if len({w.rank for w in below}) != 1:
         return None
     w = below[0]

@@ -41,6 +41,12 @@ def test_an_unprefixed_error_right_above_sruns_record_of_one_task_is_that_tasks(
         "srun: error: vm: tasks 0,2: Exited with exit code 1\n" + "0: waiting\n" * 4 + record,
     )
     assert top_of_text(matcher, apart)[2] != 1
+    # under torchrun agents (srun's "task N" is then an agent, not a rank) the record names no rank this way
+    agents = text + (
+        "E1208 00:14:06.100000 999 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+        "local_rank: 0 (pid: 4242) of binary: /usr/bin/python3\n"
+    )
+    assert top_of_text(matcher, agents)[2] != 1
 
 
 def test_lightning_finding_no_gpu_backend_is_the_cuda_setup(matcher):
