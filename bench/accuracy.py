@@ -77,6 +77,8 @@ SETS = {
     "blind_t37": ROOT / "tests" / "realworld" / "blind_t37",
     # what people paste when a distributed job dies: timeouts, ChildFailedError, native crashes, frozen 38a7c5f
     "blind_t38": ROOT / "tests" / "realworld" / "blind_t38",
+    # a broad mix of training and serving threads, frozen 247b55d
+    "blind_t39": ROOT / "tests" / "realworld" / "blind_t39",
     "runs_r1": ROOT / "tests" / "corpus" / "blind_r1",  # real CPU runs made here (torchrun, srun)
     "runs_r2": ROOT / "tests" / "corpus" / "blind_r2",  # more real CPU runs (torchrun, two agents, mp.spawn)
     "runs_r3": ROOT / "tests" / "corpus" / "blind_r3",  # and more, made after the runs_r2 fixes
