@@ -151,10 +151,9 @@ SETS = {
     "runs_r62": ROOT / "tests" / "corpus" / "blind_r62",  # 52 runs: silent culprits, Slurm and torchrun, frozen b5a6417
     "runs_r63": ROOT / "tests" / "corpus" / "blind_r63",  # 64 runs: breadth of classes and frameworks, frozen b5a6417
     "runs_r64": ROOT / "tests" / "corpus" / "blind_r64",  # 53 runs: an on-call week's mix, frozen e866cb2
-    "runs_r65": ROOT
-    / "tests"
-    / "corpus"
-    / "blind_r65",  # 53 runs: two-node consoles, archives, partial pastes, frozen 142af18
+    # 53 runs: two-node consoles, archives, partial pastes, frozen 142af18
+    "runs_r65": ROOT / "tests" / "corpus" / "blind_r65",
+    "runs_r66": ROOT / "tests" / "corpus" / "blind_r66",  # 40 runs: a compact varied set, frozen 20db361
 }
 
 
