@@ -842,19 +842,19 @@ EXIT_BELOW_LINES = 3  # srun records a task's end right under the last lines the
 
 
 def _exit_right_below(c: Case) -> Attribution | None:
-    """The line names no rank, and right under it (within EXIT_BELOW_LINES lines of the same source) the launcher
-    recorded exactly one rank ending on its own: srun prints "task 1: Exited with exit code 1" as the task's output
-    ends, so the unprefixed traceback just above is that task's (others ending later do not count) (low)."""
+    """The line names no rank, and right under it (within EXIT_BELOW_LINES lines of the same source) srun recorded
+    exactly one task ending on its own, not after a knock-on of its own: srun prints "task 1: Exited with exit code 1"
+    as the task's output ends, so the unprefixed traceback just above is that task's (others ending later do not
+    count; torchrun's records, printed when its agent notices, do not follow the output so closely) (low)."""
     event = c.event
     if event.rank is not None:
         return None
-    below = [
+    below = [  # srun's own records (it prints a task's end as the task's output stops), of a rank not left waiting
         w
-        for w in c.launcher
-        if w.rank is not None
-        and w.source_index == event.source_index
+        for w in _failed_on_their_own(c)
+        if w.source_index == event.source_index
         and 0 < w.line - event.line <= EXIT_BELOW_LINES
-        and failed_on_its_own(w)
+        and w.text.lstrip().startswith("srun: ")
     ]
     if any(_TABLE_ROW.search(w.text) or "local_rank:" in w.text for w in c.launcher):
         below = [w for w in below if not w.text.lstrip().startswith("srun: ")]  # srun's tasks are torchrun agents
