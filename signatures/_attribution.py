@@ -186,9 +186,10 @@ class Survival:
         self.failed = failed or set()  # ranks a launcher saw fail on their own: their streams do not vouch
         # per source: the line of the launcher's last record of a worker's exit (see restarted_on_its_console)
         self.last_exit: dict[int, int] = {}
-        for x in scan.events:
-            if sigs is not None and "launcher-exit" in sigs[x.sig_id].tags:
-                self.last_exit[x.source_index] = max(x.line, self.last_exit.get(x.source_index, 0))
+        if sigs is not None:
+            for x in scan.events:
+                if "launcher-exit" in sigs[x.sig_id].tags:
+                    self.last_exit[x.source_index] = max(x.line, self.last_exit.get(x.source_index, 0))
         self.last_progress: dict[int, int] = {}  # per source: its last line of training progress, any rank's
         for (index, _), (line, _, _) in scan.progress.items():
             self.last_progress[index] = max(line, self.last_progress.get(index, 0))
@@ -695,8 +696,8 @@ def _restart_failed_after_knock_on(
     """A console of torchrun with --max-restarts (no --log-dir to tell the attempts apart): the first attempt ended
     with knock-on only (a rank's collective timeout; the rank it waited for printed nothing), the agent recorded the
     worker's exit and restarted the group, and the restart failed to form again (connecting to a peer whose address
-    was stale, a rendezvous: _RESTART_FAILURES). The restart is the first attempt's consequence: returns those later roots, to stand
-    aside so that the first attempt's knock-on is read (which rank was silent), else []."""
+    was stale, a rendezvous: _RESTART_FAILURES). The restart is the first attempt's consequence: returns those later
+    roots, to stand aside so that the first attempt's knock-on is read (which rank was silent), else []."""
     if not roots:
         return []
     later = []

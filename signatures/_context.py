@@ -29,11 +29,13 @@ ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")  # a text's shape: its
 _SHAPES: dict[bytes, tuple] = {}  # see prefix_of
 
 _TRACEBACK = "Traceback (most recent call last)"
+# a log record that announces a failure ("ERROR ... step failed:"), which can have printed the traceback under it
+# (see Surroundings._record_rank)
+_ANNOUNCES_FAILURE = re.compile(r"\b(?:CRITICAL|FATAL)\b|(?i:exception|error|fail|crash)")
 # a Python logging record at WARNING ("2026-12-03 13:13:53,997 rank=2 WARNING upload: skipped"), which is how
 # logger.warning(..., exc_info=True) introduces a traceback it caught (C++ "W1203 ..." lines are not it), or
 # any record saying the operation is retried ("failed (attempt 1/5), retrying in 0.5s"), or Python's own "Exception
 # ignored in atexit callback: <function ...>" (sys.unraisablehook prints it; the exit status is unchanged)
-_ANNOUNCES_FAILURE = re.compile(r"\b(?:ERROR|CRITICAL|FATAL)\b|(?i:exception|error|fail|crash)")
 _LAUNCHER_PREFIX = re.compile(r"^\s*(?:\d{1,6}: |\[(?:rank|default)\d{1,6}\]:)")
 _RECOVERS = (
     r"\b(?:[Rr]etrying|[Ww]ill retry|[Rr]etry(?:ing)? in \d)"

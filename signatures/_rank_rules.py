@@ -806,7 +806,7 @@ def _exited_before_knock_on(c: Case) -> Attribution | None:
         elif w.source_index == event.source_index and w.line < event.line:
             before.append(w)
     if any(_TABLE_ROW.search(w.text) for w in before):  # srun's "task N" under torchrun is an agent, not a rank
-        before = [w for w in before if not w.text.lstrip().startswith("srun: ")]
+        before = [w for w in before if not _by_srun(w)]
     if len({w.rank for w in before}) != 1:
         return None
     w = before[0]
@@ -838,6 +838,11 @@ def _failed_on_their_own(c: Case) -> list[Event]:
     return [w for w in c.launcher if w.rank is not None and failed_on_its_own(w) and w.rank not in knock_on]
 
 
+def _by_srun(w: Event) -> bool:
+    """A launcher record srun printed ("srun: error: node7: task 1: Exited with exit code 1")."""
+    return w.text.lstrip().startswith("srun: ")
+
+
 EXIT_BELOW_LINES = 3  # srun records a task's end right under the last lines the task wrote
 
 
@@ -847,17 +852,14 @@ def _exit_right_below(c: Case) -> Attribution | None:
     as the task's output ends, so the unprefixed traceback just above is that task's (others ending later do not
     count; torchrun's records, printed when its agent notices, do not follow the output so closely) (low)."""
     event = c.event
-    if event.rank is not None:
+    # under torchrun agents (their tables, their "local_rank:" records) srun's tasks are the agents, not ranks
+    if event.rank is not None or any(_TABLE_ROW.search(w.text) or "local_rank:" in w.text for w in c.launcher):
         return None
     below = [  # srun's own records (it prints a task's end as the task's output stops), of a rank not left waiting
         w
         for w in _failed_on_their_own(c)
-        if w.source_index == event.source_index
-        and 0 < w.line - event.line <= EXIT_BELOW_LINES
-        and w.text.lstrip().startswith("srun: ")
+        if w.source_index == event.source_index and 0 < w.line - event.line <= EXIT_BELOW_LINES and _by_srun(w)
     ]
-    if any(_TABLE_ROW.search(w.text) or "local_rank:" in w.text for w in c.launcher):
-        below = [w for w in below if not w.text.lstrip().startswith("srun: ")]  # srun's tasks are torchrun agents
     if len({w.rank for w in below}) != 1:
         return None
     w = below[0]

@@ -113,9 +113,8 @@ class Count(_Strict):
     # that overflow, handled, not a diverged run
     skipped_after: str | None = None
     skipped_lines: int = Field(3, ge=1, le=10)
-    skipped_max: int = Field(
-        10, ge=1
-    )  # ... for at most this many matches per rank: past them the overflow never stopped
+    # ... for at most this many matches per rank: past them the overflow never stopped
+    skipped_max: int = Field(10, ge=1)
 
 
 class Trend(_Strict):
